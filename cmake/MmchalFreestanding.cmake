@@ -1,0 +1,28 @@
+# Freestanding guard.
+#
+# 1. Every library source is compiled once more with
+#    -ffreestanding -nostdinc -isystem <compiler include dir> -Werror, so any
+#    libc header fails to compile (only the compiler's own stdint.h, stddef.h,
+#    stdbool.h and limits.h are found).
+# 2. The resulting archive may need no symbol but memcpy, memmove, memset and
+#    memcmp (checked with nm -u after the build; failure fails the build).
+function(mmchal_add_freestanding_check lib)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+    return()
+  endif()
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=include
+                  OUTPUT_VARIABLE _incdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+  get_target_property(_srcs ${lib} SOURCES)
+  add_library(${lib}_freestanding STATIC ${_srcs})
+  target_include_directories(${lib}_freestanding PRIVATE
+    "${PROJECT_SOURCE_DIR}/include" "${PROJECT_BINARY_DIR}/include" "${PROJECT_SOURCE_DIR}/src")
+  target_compile_options(${lib}_freestanding PRIVATE
+    -ffreestanding -nostdinc "SHELL:-isystem ${_incdir}" -O2 -Werror)
+  mmchal_set_warnings(${lib}_freestanding)
+  find_program(MMCHAL_NM NAMES ${CMAKE_NM} nm REQUIRED)
+  add_custom_command(TARGET ${lib}_freestanding POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DNM=${MMCHAL_NM} -DARCHIVE=$<TARGET_FILE:${lib}_freestanding>
+            -P "${PROJECT_SOURCE_DIR}/cmake/MmchalCheckSymbols.cmake"
+    COMMENT "Checking that ${lib} needs only memcpy, memmove, memset, memcmp"
+    VERBATIM)
+endfunction()

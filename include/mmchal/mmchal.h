@@ -1,0 +1,20 @@
+/**
+ * @file
+ * @brief Umbrella header: includes every public mmchal header that the
+ *        build configuration provides.
+ */
+#ifndef MMCHAL_MMCHAL_H
+#define MMCHAL_MMCHAL_H
+
+#include <mmchal/config.h>
+
+#include <mmchal/backend.h>
+#include <mmchal/caps.h>
+#include <mmchal/error.h>
+#include <mmchal/host.h>
+#include <mmchal/limits.h>
+#include <mmchal/port.h>
+#include <mmchal/request.h>
+#include <mmchal/types.h>
+
+#endif /* MMCHAL_MMCHAL_H */
