@@ -1,4 +1,5 @@
 # cmake -DNM=<nm> -DARCHIVE=<lib.a> -P MmchalCheckSymbols.cmake
+cmake_policy(SET CMP0057 NEW)
 # Fails when the archive has an undefined symbol that no member defines and
 # that is not one of the four functions a freestanding compiler may call.
 execute_process(COMMAND ${NM} -u ${ARCHIVE} OUTPUT_VARIABLE _undef RESULT_VARIABLE _rc)

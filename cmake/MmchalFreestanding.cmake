@@ -18,6 +18,11 @@ function(mmchal_add_freestanding_check lib)
     "${PROJECT_SOURCE_DIR}/include" "${PROJECT_BINARY_DIR}/include" "${PROJECT_SOURCE_DIR}/src")
   target_compile_options(${lib}_freestanding PRIVATE
     -ffreestanding -nostdinc "SHELL:-isystem ${_incdir}" -O2 -Werror)
+  if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    # GCC's own limits.h chains to the C library's through syslimits.h unless
+    # told that one is already in; the compiler's definitions are complete.
+    target_compile_definitions(${lib}_freestanding PRIVATE _LIBC_LIMITS_H_)
+  endif()
   mmchal_set_warnings(${lib}_freestanding)
   find_program(MMCHAL_NM NAMES ${CMAKE_NM} nm REQUIRED)
   add_custom_command(TARGET ${lib}_freestanding POST_BUILD

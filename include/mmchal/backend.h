@@ -29,10 +29,10 @@ extern "C" {
 
 /** @brief How the data of one request travels. */
 enum mmchal_plan {
-	MMCHAL_PLAN_PIO = 0,	  /**< the CPU moves the data through the data port */
-	MMCHAL_PLAN_DIRECT,	  /**< the engine takes the caller's segments as they are */
+	MMCHAL_PLAN_PIO = 0,      /**< the CPU moves the data through the data port */
+	MMCHAL_PLAN_DIRECT,       /**< the engine takes the caller's segments as they are */
 	MMCHAL_PLAN_IOMMU_MERGED, /**< the IOMMU maps the list to one device address */
-	MMCHAL_PLAN_BOUNCED,	  /**< the data goes through one contiguous bounce region */
+	MMCHAL_PLAN_BOUNCED,      /**< the data goes through one contiguous bounce region */
 };
 
 /** @brief Number of ::mmchal_plan values. */
@@ -40,25 +40,26 @@ enum mmchal_plan {
 
 /** @brief What the core hands a backend to start. */
 struct mmchal_xfer {
-	struct mmchal_cmd *cmd;		   /**< command to issue */
-	struct mmchal_data *data;	   /**< data phase, or NULL */
-	bool auto_stop;			   /**< let the controller send CMD12 after the data */
-	enum mmchal_plan plan;		   /**< data path; PIO uses @c data->sg's CPU addresses */
+	struct mmchal_cmd *cmd;            /**< command to issue */
+	struct mmchal_data *data;          /**< data phase, or NULL */
+	bool auto_stop;                    /**< let the controller send CMD12 after the data */
+	enum mmchal_plan plan;             /**< data path; PIO uses @c data->sg's CPU addresses */
 	const struct mmchal_dma_seg *segs; /**< mapped segments for DMA plans, else NULL */
-	uint32_t nsegs;			   /**< entries in @c segs */
+	uint32_t nsegs;                    /**< entries in @c segs */
 };
 
 /** @name Events reported by ::mmchal_backend_ops::handle_irq
  *  @{
  */
-#define MMCHAL_EV_CMD_DONE (1u << 0)	 /**< the response of the current command arrived */
-#define MMCHAL_EV_DATA_DONE (1u << 1)	 /**< the data phase finished (all completion
+#define MMCHAL_EV_CMD_DONE (1u << 0) /**< the response of the current command arrived */
+#define MMCHAL_EV_DATA_DONE \
+	(1u << 1)                       /**< the data phase finished (all completion
 					      conditions seen, e.g. both DMA end and access end) */
-#define MMCHAL_EV_CMD_ERROR (1u << 2)	 /**< the command failed; see cmd->error */
-#define MMCHAL_EV_DATA_ERROR (1u << 3)	 /**< the data phase failed; see data->error */
+#define MMCHAL_EV_CMD_ERROR   (1u << 2) /**< the command failed; see cmd->error */
+#define MMCHAL_EV_DATA_ERROR  (1u << 3) /**< the data phase failed; see data->error */
 #define MMCHAL_EV_CARD_CHANGE (1u << 4) /**< card inserted or removed */
-#define MMCHAL_EV_SDIO_IRQ (1u << 5)	 /**< the SDIO card raised its interrupt */
-#define MMCHAL_EV_BUSY_DONE (1u << 6)	 /**< DAT0 busy after an R1b command ended */
+#define MMCHAL_EV_SDIO_IRQ    (1u << 5) /**< the SDIO card raised its interrupt */
+#define MMCHAL_EV_BUSY_DONE   (1u << 6) /**< DAT0 busy after an R1b command ended */
 /** @} */
 
 /** @brief Backend operations; @c ctx is the backend's own state. */
@@ -92,7 +93,7 @@ struct mmchal_backend_ops {
 /** @brief A backend instance. */
 struct mmchal_backend {
 	const struct mmchal_backend_ops *ops; /**< operations */
-	void *ctx;			      /**< the backend's state, first argument of every op */
+	void *ctx; /**< the backend's state, first argument of every op */
 };
 
 /**

@@ -37,22 +37,22 @@ extern "C" {
 /** @brief Default segment count of a TMIO host (TMIO_DEFAULT_MAX_SEGS). */
 #define MMCHAL_DEFAULT_MAX_SEGS 32u
 /** @brief Segment count after the merge raise (MMC_DMA_MAP_MERGE_SEGMENTS). */
-#define MMCHAL_MERGE_MAX_SEGS 512u
+#define MMCHAL_MERGE_MAX_SEGS   512u
 
 /** @brief Completion locking policy (see docs/architecture.md, "Completion"). */
 enum mmchal_completion_policy {
-	MMCHAL_POLICY_AUTO = 0,	  /**< only as an override: let the core choose */
+	MMCHAL_POLICY_AUTO = 0,   /**< only as an override: let the core choose */
 	MMCHAL_POLICY_IRQ_LOCKED, /**< the interrupt handler completes everything under the lock */
 	MMCHAL_POLICY_IRQ_SPLIT,  /**< state change under the lock; unmap, copy-back and
 				       callback after it is dropped, still in the handler */
-	MMCHAL_POLICY_DEFERRED,	  /**< the handler acks and schedules; completion runs in
+	MMCHAL_POLICY_DEFERRED,   /**< the handler acks and schedules; completion runs in
 				       the port's deferred-work context */
-	MMCHAL_POLICY_POLLED,	  /**< no interrupts: the caller polls */
+	MMCHAL_POLICY_POLLED,     /**< no interrupts: the caller polls */
 };
 
 /** @brief What the port offers that the policy choice depends on. */
 struct mmchal_port_caps {
-	bool lock;	    /**< a lock with interrupt save/restore exists */
+	bool lock;          /**< a lock with interrupt save/restore exists */
 	bool deferred_work; /**< work can be scheduled to a thread-like context */
 };
 
@@ -65,91 +65,91 @@ struct mmchal_port_caps {
  */
 struct mmchal_policy_cfg {
 	enum mmchal_completion_policy override; /**< force a policy; AUTO = choose */
-	uint32_t irq_off_budget_ns;  /**< longest the lock may be held with interrupts off, ns;
+	uint32_t irq_off_budget_ns; /**< longest the lock may be held with interrupts off, ns;
 					  0 = 20 000 */
-	uint32_t irq_budget_ns;	     /**< longest completion work in the interrupt handler, ns;
+	uint32_t irq_budget_ns;     /**< longest completion work in the interrupt handler, ns;
 					  0 = 100 000 */
-	uint32_t base_ns;	     /**< fixed completion cost (status, state, callback), ns;
+	uint32_t base_ns;           /**< fixed completion cost (status, state, callback), ns;
 					  0 = 2 000 */
-	uint32_t unmap_ns_per_page;  /**< IOMMU unmap cost per page, ns; 0 = 100 */
-	uint32_t flush_ns;	     /**< IOMMU TLB sync per completion, ns; 0 = 2 000 */
-	uint32_t copy_ns_per_kib;    /**< bounce copy-back cost per KiB, ns; 0 = 500 */
+	uint32_t unmap_ns_per_page; /**< IOMMU unmap cost per page, ns; 0 = 100 */
+	uint32_t flush_ns;          /**< IOMMU TLB sync per completion, ns; 0 = 2 000 */
+	uint32_t copy_ns_per_kib;   /**< bounce copy-back cost per KiB, ns; 0 = 500 */
 };
 
 /** @brief Index of a derived field in ::mmchal_limits::reason and ::mmchal_limits::cause. */
 enum mmchal_limit_field {
-	MMCHAL_LIM_MAX_SEGS = 0,   /**< ::mmchal_limits::max_segs */
-	MMCHAL_LIM_MERGE,	   /**< ::mmchal_limits::merge (why merging is or is not on) */
-	MMCHAL_LIM_VIRT_BOUNDARY,  /**< ::mmchal_limits::virt_boundary */
-	MMCHAL_LIM_MAX_BLK_SIZE,   /**< ::mmchal_limits::max_blk_size */
-	MMCHAL_LIM_MAX_REQ_SIZE,   /**< ::mmchal_limits::max_req_size */
-	MMCHAL_LIM_MAX_BLK_COUNT,  /**< ::mmchal_limits::max_blk_count */
-	MMCHAL_LIM_MAX_SEG_SIZE,   /**< ::mmchal_limits::max_seg_size */
-	MMCHAL_LIM_SEG_BOUNDARY,   /**< ::mmchal_limits::seg_boundary */
-	MMCHAL_LIM_DMA_ALIGN,	   /**< ::mmchal_limits::dma_align */
-	MMCHAL_LIM_BOUNCE_LIMIT,   /**< ::mmchal_limits::bounce_limit */
-	MMCHAL_LIM_POLICY,	   /**< ::mmchal_limits::policy */
-	MMCHAL_LIM_COUNT,	   /**< number of fields */
+	MMCHAL_LIM_MAX_SEGS = 0,  /**< ::mmchal_limits::max_segs */
+	MMCHAL_LIM_MERGE,         /**< ::mmchal_limits::merge (why merging is or is not on) */
+	MMCHAL_LIM_VIRT_BOUNDARY, /**< ::mmchal_limits::virt_boundary */
+	MMCHAL_LIM_MAX_BLK_SIZE,  /**< ::mmchal_limits::max_blk_size */
+	MMCHAL_LIM_MAX_REQ_SIZE,  /**< ::mmchal_limits::max_req_size */
+	MMCHAL_LIM_MAX_BLK_COUNT, /**< ::mmchal_limits::max_blk_count */
+	MMCHAL_LIM_MAX_SEG_SIZE,  /**< ::mmchal_limits::max_seg_size */
+	MMCHAL_LIM_SEG_BOUNDARY,  /**< ::mmchal_limits::seg_boundary */
+	MMCHAL_LIM_DMA_ALIGN,     /**< ::mmchal_limits::dma_align */
+	MMCHAL_LIM_BOUNCE_LIMIT,  /**< ::mmchal_limits::bounce_limit */
+	MMCHAL_LIM_POLICY,        /**< ::mmchal_limits::policy */
+	MMCHAL_LIM_COUNT,         /**< number of fields */
 };
 
 /** @brief Why a derived field has its value. */
 enum mmchal_limit_reason {
-	MMCHAL_WHY_DEFAULT = 0,		/**< the library default (cause: the value) */
-	MMCHAL_WHY_HOST_DECLARED,	/**< declared by the host (cause: the value) */
-	MMCHAL_WHY_ENGINE_SEGS,		/**< the engine chains at most cause segments */
-	MMCHAL_WHY_PIO_NO_ENGINE,	/**< PIO: no engine limit, default kept */
-	MMCHAL_WHY_MERGE_RAISED,	/**< merge raise applied (cause: merge boundary + 1) */
-	MMCHAL_WHY_MERGE_NOT_CAPABLE,	/**< host does not declare merge capability */
-	MMCHAL_WHY_MERGE_NO_IOMMU,	/**< no IOMMU in front of the engine */
-	MMCHAL_WHY_MERGE_IOMMU_CANNOT,	/**< the IOMMU reports merge boundary 0 */
-	MMCHAL_WHY_MERGE_CARD_SDIO,	/**< SDIO buffers are small and unaligned: no merging */
-	MMCHAL_WHY_MERGE_CARD_UNKNOWN,	/**< card not identified yet */
-	MMCHAL_WHY_MERGE_ALREADY,	/**< max_segs already >= 512 */
-	MMCHAL_WHY_MERGE_NO_DMA,	/**< PIO host: nothing to merge for */
-	MMCHAL_WHY_NONE,		/**< no constraint applies */
-	MMCHAL_WHY_BLK_PRODUCT,		/**< max_blk_size x block-counter limit */
-	MMCHAL_WHY_BOUNCE_CLAMP,	/**< bounce limit slot size x slots per mapping */
-	MMCHAL_WHY_IOMMU_MAP_LIMIT,	/**< the IOMMU's largest mapping */
-	MMCHAL_WHY_ENGINE_XFER,		/**< the engine's largest transfer */
-	MMCHAL_WHY_BLK_COUNTER,		/**< the block counter is cause bits wide */
-	MMCHAL_WHY_SOC_BLK_COUNT,	/**< the SoC data caps the block count */
-	MMCHAL_WHY_FIT_REQ_SIZE,	/**< reduced to fit max_req_size */
-	MMCHAL_WHY_ENGINE_SEG_SIZE,	/**< the engine's largest segment */
-	MMCHAL_WHY_ENGINE_BOUNDARY,	/**< the engine's segment boundary */
-	MMCHAL_WHY_ENGINE_ALIGN,	/**< the engine's start alignment */
-	MMCHAL_WHY_BOUNCE_NO_POOL,	/**< no bounce pool */
-	MMCHAL_WHY_BOUNCE_IOMMU,	/**< behind an IOMMU bouncing is not needed */
-	MMCHAL_WHY_BOUNCE_PIO,		/**< PIO never bounces */
-	MMCHAL_WHY_BOUNCE_POOL,		/**< the bounce pool's mapping size */
-	MMCHAL_WHY_POLICY_OVERRIDE,	/**< forced by the configuration */
-	MMCHAL_WHY_POLICY_NO_IRQ,	/**< the backend completes by polling */
-	MMCHAL_WHY_POLICY_NO_LOCK,	/**< the port has no interrupt-safe lock */
-	MMCHAL_WHY_POLICY_NO_WORK,	/**< no unmap or copy-back work on completion */
-	MMCHAL_WHY_POLICY_IRQ_OFF_OK,	/**< worst-case work fits the interrupt-off budget */
-	MMCHAL_WHY_POLICY_IRQ_OK,	/**< worst-case work fits the interrupt budget */
-	MMCHAL_WHY_POLICY_TOO_MUCH,	/**< worst-case work exceeds the interrupt budget */
-	MMCHAL_WHY_POLICY_NO_DEFER,	/**< over budget, but the port cannot defer work */
-	MMCHAL_WHY_COUNT,		/**< number of reasons */
+	MMCHAL_WHY_DEFAULT = 0,        /**< the library default (cause: the value) */
+	MMCHAL_WHY_HOST_DECLARED,      /**< declared by the host (cause: the value) */
+	MMCHAL_WHY_ENGINE_SEGS,        /**< the engine chains at most cause segments */
+	MMCHAL_WHY_PIO_NO_ENGINE,      /**< PIO: no engine limit, default kept */
+	MMCHAL_WHY_MERGE_RAISED,       /**< merge raise applied (cause: merge boundary + 1) */
+	MMCHAL_WHY_MERGE_NOT_CAPABLE,  /**< host does not declare merge capability */
+	MMCHAL_WHY_MERGE_NO_IOMMU,     /**< no IOMMU in front of the engine */
+	MMCHAL_WHY_MERGE_IOMMU_CANNOT, /**< the IOMMU reports merge boundary 0 */
+	MMCHAL_WHY_MERGE_CARD_SDIO,    /**< SDIO buffers are small and unaligned: no merging */
+	MMCHAL_WHY_MERGE_CARD_UNKNOWN, /**< card not identified yet */
+	MMCHAL_WHY_MERGE_NO_DMA,       /**< PIO host: nothing to merge for */
+	MMCHAL_WHY_NONE,               /**< no constraint applies */
+	MMCHAL_WHY_BLK_PRODUCT,        /**< max_blk_size x block-counter limit */
+	MMCHAL_WHY_BOUNCE_CLAMP,       /**< bounce limit slot size x slots per mapping */
+	MMCHAL_WHY_IOMMU_MAP_LIMIT,    /**< the IOMMU's largest mapping */
+	MMCHAL_WHY_ENGINE_XFER,        /**< the engine's largest transfer */
+	MMCHAL_WHY_BLK_COUNTER,        /**< the block counter is cause bits wide */
+	MMCHAL_WHY_SOC_BLK_COUNT,      /**< the SoC data caps the block count */
+	MMCHAL_WHY_FIT_REQ_SIZE,       /**< reduced to fit max_req_size */
+	MMCHAL_WHY_ENGINE_SEG_SIZE,    /**< the engine's largest segment */
+	MMCHAL_WHY_ENGINE_BOUNDARY,    /**< the engine's segment boundary */
+	MMCHAL_WHY_ENGINE_ALIGN,       /**< the engine's start alignment */
+	MMCHAL_WHY_BOUNCE_NO_POOL,     /**< no bounce pool */
+	MMCHAL_WHY_BOUNCE_IOMMU,       /**< behind an IOMMU bouncing is not needed */
+	MMCHAL_WHY_BOUNCE_PIO,         /**< PIO never bounces */
+	MMCHAL_WHY_BOUNCE_POOL,        /**< the bounce pool's mapping size */
+	MMCHAL_WHY_POLICY_OVERRIDE,    /**< forced by the configuration */
+	MMCHAL_WHY_POLICY_NO_IRQ,      /**< the backend completes by polling */
+	MMCHAL_WHY_POLICY_NO_LOCK,     /**< the port has no interrupt-safe lock */
+	MMCHAL_WHY_POLICY_NO_WORK,     /**< no unmap or copy-back work on completion */
+	MMCHAL_WHY_POLICY_IRQ_OFF_OK,  /**< worst-case work fits the interrupt-off budget */
+	MMCHAL_WHY_POLICY_IRQ_OK,      /**< worst-case work fits the interrupt budget */
+	MMCHAL_WHY_POLICY_TOO_MUCH,    /**< worst-case work exceeds the interrupt budget */
+	MMCHAL_WHY_POLICY_NO_DEFER,    /**< over budget, but the port cannot defer work */
+	MMCHAL_WHY_COUNT,              /**< number of reasons */
 };
 
 /** @brief Limits of one host with one card, each field with its reason. */
 struct mmchal_limits {
-	uint32_t max_segs;	  /**< most entries in a request's scatter-gather list */
-	bool merge;		  /**< segments are merged into one IOVA range behind the IOMMU */
-	uint64_t virt_boundary;	  /**< mask: interior segment boundaries must be aligned to
+	uint32_t max_segs;      /**< most entries in a request's scatter-gather list */
+	bool merge;             /**< segments are merged into one IOVA range behind the IOMMU */
+	uint64_t virt_boundary; /**< mask: interior segment boundaries must be aligned to
 				       virt_boundary + 1; 0 = none */
-	uint32_t max_blk_size;	  /**< largest block, bytes */
-	uint64_t max_req_size;	  /**< most bytes in one request */
-	uint32_t max_blk_count;	  /**< most blocks in one request */
-	uint32_t max_seg_size;	  /**< largest scatter-gather entry, bytes */
-	uint64_t seg_boundary;	  /**< mask no entry may cross; 0 = none */
-	uint32_t dma_align;	  /**< start alignment DMA needs without bouncing, bytes; 1 = none */
-	uint64_t bounce_limit;	  /**< largest bounce mapping, bytes; 0 = no bouncing */
+	uint32_t max_blk_size;  /**< largest block, bytes */
+	uint64_t max_req_size;  /**< most bytes in one request */
+	uint32_t max_blk_count; /**< most blocks in one request */
+	uint32_t max_seg_size;  /**< largest scatter-gather entry, bytes */
+	uint64_t seg_boundary;  /**< mask no entry may cross; 0 = none */
+	uint32_t dma_align;     /**< start alignment DMA needs without bouncing, bytes; 1 = none */
+	uint64_t bounce_limit;  /**< largest bounce mapping, bytes: slot size x min(slots per
+				       mapping, pool slots); 0 = no bouncing */
 	enum mmchal_completion_policy policy; /**< completion locking policy */
 	uint64_t completion_work_ns; /**< worst-case completion work estimate behind @c policy */
 	enum mmchal_card_type card;  /**< card type the limits were derived for */
 	enum mmchal_limit_reason reason[MMCHAL_LIM_COUNT]; /**< why, per field */
-	uint64_t cause[MMCHAL_LIM_COUNT];	/**< the input value behind each reason */
+	uint64_t cause[MMCHAL_LIM_COUNT]; /**< the input value behind each reason */
 };
 
 /**
@@ -164,10 +164,11 @@ struct mmchal_limits {
  * @retval MMCHAL_EINVAL   a NULL pointer, an unknown enum value, or inconsistent
  *                         capabilities: an engine chaining 0 segments or with a
  *                         0-byte largest segment, a non-power-of-two alignment,
- *                         granule, page, slot or cache size, a merge boundary
- *                         that is not page_size - 1, a block counter width other
- *                         than 16 or 32, an IOMMU aperture with end < start, a
- *                         bounce pool smaller than one mapping, a forced policy
+ *                         granule, page or slot size, a merge boundary that is
+ *                         not page_size - 1, IOMMU or bounce fields set while
+ *                         the unit is absent, a block counter width other than
+ *                         16 or 32, an IOMMU aperture with end < start, a
+ *                         request limit below one block, a forced policy
  *                         the host or port cannot run (DEFERRED without deferred
  *                         work, an interrupt policy on a polled host or without
  *                         a lock)

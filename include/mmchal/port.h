@@ -43,12 +43,12 @@ extern "C" {
  * pair is needed only for a 64-bit data port and may be NULL.
  */
 struct mmchal_bus_ops {
-	uint16_t (*read16)(void *ctx, uint32_t off);		 /**< 16-bit read */
-	void (*write16)(void *ctx, uint32_t off, uint16_t val);	 /**< 16-bit write */
-	uint32_t (*read32)(void *ctx, uint32_t off);		 /**< 32-bit read */
-	void (*write32)(void *ctx, uint32_t off, uint32_t val);	 /**< 32-bit write */
-	uint64_t (*read64)(void *ctx, uint32_t off);		 /**< 64-bit read; optional */
-	void (*write64)(void *ctx, uint32_t off, uint64_t val);	 /**< 64-bit write; optional */
+	uint16_t (*read16)(void *ctx, uint32_t off);            /**< 16-bit read */
+	void (*write16)(void *ctx, uint32_t off, uint16_t val); /**< 16-bit write */
+	uint32_t (*read32)(void *ctx, uint32_t off);            /**< 32-bit read */
+	void (*write32)(void *ctx, uint32_t off, uint32_t val); /**< 32-bit write */
+	uint64_t (*read64)(void *ctx, uint32_t off);            /**< 64-bit read; optional */
+	void (*write64)(void *ctx, uint32_t off, uint64_t val); /**< 64-bit write; optional */
 };
 
 /**
@@ -60,8 +60,8 @@ struct mmchal_bus_ops {
  */
 struct mmchal_bus {
 	const struct mmchal_bus_ops *ops; /**< access primitives */
-	void *ctx;			  /**< first argument of every op */
-	uint8_t bus_shift;		  /**< logical-to-byte offset shift, 0..2 */
+	void *ctx;                        /**< first argument of every op */
+	uint8_t bus_shift;                /**< logical-to-byte offset shift, 0..2 */
 };
 
 /** @brief Memory-mapped access through @c volatile pointers; @c ctx is the window base. */
@@ -216,8 +216,8 @@ struct mmchal_port_ops {
 /** @brief The OS facilities of one host. */
 struct mmchal_port {
 	const struct mmchal_port_ops *ops; /**< facilities */
-	void *ctx;			   /**< first argument of every op */
-	uint32_t cache_line;		   /**< cache line size, bytes, power of two;
+	void *ctx;                         /**< first argument of every op */
+	uint32_t cache_line;               /**< cache line size, bytes, power of two;
 						0 = ::MMCHAL_CACHE_LINE_DEFAULT */
 };
 
@@ -261,7 +261,7 @@ static inline bool mmchal_port_has_work(const struct mmchal_port *port)
  */
 
 /** @brief Mapping permission: the device may read the page (memory-to-card transfers). */
-#define MMCHAL_IOMMU_READ (1u << 0)
+#define MMCHAL_IOMMU_READ  (1u << 0)
 /** @brief Mapping permission: the device may write the page (card-to-memory transfers). */
 #define MMCHAL_IOMMU_WRITE (1u << 1)
 
@@ -287,7 +287,7 @@ struct mmchal_iommu_ops {
 /** @brief An IOMMU instance: its ops and their context. */
 struct mmchal_iommu {
 	const struct mmchal_iommu_ops *ops; /**< driver ops */
-	void *ctx;			    /**< first argument of every op */
+	void *ctx;                          /**< first argument of every op */
 };
 
 /**
@@ -311,13 +311,13 @@ typedef void (*mmchal_dma_done_fn)(void *arg, int status);
 
 /** @brief One transfer between memory segments and a device port. */
 struct mmchal_dma_xfer {
-	enum mmchal_dir dir;		   /**< TO_CARD: memory -> port; FROM_CARD: port -> memory */
+	enum mmchal_dir dir; /**< TO_CARD: memory -> port; FROM_CARD: port -> memory */
 	const struct mmchal_dma_seg *segs; /**< memory side, already mapped */
-	uint32_t nsegs;			   /**< number of entries in @c segs, >= 1 */
-	mmchal_dma_addr_t dev_addr;	   /**< bus address of the device port */
-	uint8_t dev_width;		   /**< bytes per port access: 1, 2, 4 or 8 */
-	mmchal_dma_done_fn done;	   /**< completion callback; required */
-	void *done_arg;			   /**< argument of @c done */
+	uint32_t nsegs;                    /**< number of entries in @c segs, >= 1 */
+	mmchal_dma_addr_t dev_addr;        /**< bus address of the device port */
+	uint8_t dev_width;                 /**< bytes per port access: 1, 2, 4 or 8 */
+	mmchal_dma_done_fn done;           /**< completion callback; required */
+	void *done_arg;                    /**< argument of @c done */
 };
 
 /**
@@ -338,7 +338,7 @@ struct mmchal_dma_chan_ops {
 /** @brief A DMA channel instance: its ops and their context. */
 struct mmchal_dma_chan {
 	const struct mmchal_dma_chan_ops *ops; /**< channel ops */
-	void *ctx;			       /**< first argument of every op */
+	void *ctx;                             /**< first argument of every op */
 };
 
 /**

@@ -30,7 +30,7 @@ typedef uint64_t mmchal_dma_addr_t;
 
 /** @brief Direction of a data transfer, seen from the card. */
 enum mmchal_dir {
-	MMCHAL_DIR_TO_CARD = 0,	  /**< write: the device reads memory */
+	MMCHAL_DIR_TO_CARD = 0,   /**< write: the device reads memory */
 	MMCHAL_DIR_FROM_CARD = 1, /**< read: the device writes memory */
 };
 
@@ -44,9 +44,9 @@ enum mmchal_dir {
  * copies; @c phys is what the DMA engine or the IOMMU maps.
  */
 struct mmchal_sg {
-	void *cpu;		 /**< CPU (virtual) address of the buffer; may be NULL for DMA-only memory */
+	void *cpu; /**< CPU (virtual) address of the buffer; may be NULL for DMA-only memory */
 	mmchal_phys_addr_t phys; /**< physical address of the buffer */
-	uint32_t len;		 /**< length in bytes; never 0 in a valid list */
+	uint32_t len;            /**< length in bytes; never 0 in a valid list */
 };
 
 /**
@@ -57,15 +57,15 @@ struct mmchal_sg {
  */
 struct mmchal_dma_seg {
 	mmchal_dma_addr_t addr; /**< device-visible address */
-	uint32_t len;		/**< length in bytes */
+	uint32_t len;           /**< length in bytes */
 };
 
 /** @brief Card type, as identified by the card layer. */
 enum mmchal_card_type {
-	MMCHAL_CARD_UNKNOWN = 0, /**< not identified yet (or identification failed) */
-	MMCHAL_CARD_SD = 1,	 /**< SD memory card (SDSC, SDHC, SDXC) */
-	MMCHAL_CARD_MMC = 2,	 /**< MMC / eMMC */
-	MMCHAL_CARD_SDIO = 3,	 /**< SDIO card without memory */
+	MMCHAL_CARD_UNKNOWN = 0,  /**< not identified yet (or identification failed) */
+	MMCHAL_CARD_SD = 1,       /**< SD memory card (SDSC, SDHC, SDXC) */
+	MMCHAL_CARD_MMC = 2,      /**< MMC / eMMC */
+	MMCHAL_CARD_SDIO = 3,     /**< SDIO card without memory */
 	MMCHAL_CARD_SD_COMBO = 4, /**< SDIO card with an SD memory part */
 };
 
@@ -78,17 +78,17 @@ enum mmchal_bus_width {
 
 /** @brief Bus timing mode. */
 enum mmchal_timing {
-	MMCHAL_TIMING_LEGACY = 0,  /**< default speed: SD 25 MHz, MMC 26 MHz */
-	MMCHAL_TIMING_SD_HS,	   /**< SD high speed, 50 MHz */
-	MMCHAL_TIMING_MMC_HS,	   /**< MMC high speed, 52 MHz */
-	MMCHAL_TIMING_UHS_SDR12,   /**< UHS-I SDR12, 25 MHz, 1.8 V */
-	MMCHAL_TIMING_UHS_SDR25,   /**< UHS-I SDR25, 50 MHz, 1.8 V */
-	MMCHAL_TIMING_UHS_SDR50,   /**< UHS-I SDR50, 100 MHz, 1.8 V */
-	MMCHAL_TIMING_UHS_SDR104,  /**< UHS-I SDR104, 208 MHz, 1.8 V, tuned */
-	MMCHAL_TIMING_UHS_DDR50,   /**< UHS-I DDR50, 50 MHz both edges */
-	MMCHAL_TIMING_MMC_DDR52,   /**< eMMC high-speed DDR, 52 MHz both edges */
-	MMCHAL_TIMING_MMC_HS200,   /**< eMMC HS200, 200 MHz, tuned */
-	MMCHAL_TIMING_MMC_HS400,   /**< eMMC HS400, 200 MHz both edges, 8-bit */
+	MMCHAL_TIMING_LEGACY = 0, /**< default speed: SD 25 MHz, MMC 26 MHz */
+	MMCHAL_TIMING_SD_HS,      /**< SD high speed, 50 MHz */
+	MMCHAL_TIMING_MMC_HS,     /**< MMC high speed, 52 MHz */
+	MMCHAL_TIMING_UHS_SDR12,  /**< UHS-I SDR12, 25 MHz, 1.8 V */
+	MMCHAL_TIMING_UHS_SDR25,  /**< UHS-I SDR25, 50 MHz, 1.8 V */
+	MMCHAL_TIMING_UHS_SDR50,  /**< UHS-I SDR50, 100 MHz, 1.8 V */
+	MMCHAL_TIMING_UHS_SDR104, /**< UHS-I SDR104, 208 MHz, 1.8 V, tuned */
+	MMCHAL_TIMING_UHS_DDR50,  /**< UHS-I DDR50, 50 MHz both edges */
+	MMCHAL_TIMING_MMC_DDR52,  /**< eMMC high-speed DDR, 52 MHz both edges */
+	MMCHAL_TIMING_MMC_HS200,  /**< eMMC HS200, 200 MHz, tuned */
+	MMCHAL_TIMING_MMC_HS400,  /**< eMMC HS400, 200 MHz both edges, 8-bit */
 };
 
 /** @brief Power state of the card slot. */
@@ -107,10 +107,10 @@ enum mmchal_signal_voltage {
 
 /** @brief Bus settings requested by the card layer (the MMC stack's "ios"). */
 struct mmchal_ios {
-	uint32_t clock_hz;			 /**< card clock, Hz; 0 = clock stopped */
-	enum mmchal_bus_width bus_width;	 /**< data bus width */
-	enum mmchal_timing timing;		 /**< timing mode */
-	enum mmchal_power_mode power_mode;	 /**< slot power */
+	uint32_t clock_hz;                         /**< card clock, Hz; 0 = clock stopped */
+	enum mmchal_bus_width bus_width;           /**< data bus width */
+	enum mmchal_timing timing;                 /**< timing mode */
+	enum mmchal_power_mode power_mode;         /**< slot power */
 	enum mmchal_signal_voltage signal_voltage; /**< I/O signalling voltage */
 };
 

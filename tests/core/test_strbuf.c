@@ -1,0 +1,86 @@
+/* Internal bounded string builder (src/core/strbuf.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+static void test_numbers(void **state)
+{
+	struct mmchal_strbuf_ sb;
+	char buf[128];
+
+	(void)state;
+	mmchal_sb_init_(&sb, buf, sizeof(buf));
+	mmchal_sb_putu_(&sb, 0);
+	mmchal_sb_putc_(&sb, ' ');
+	mmchal_sb_putu_(&sb, 18446744073709551615ull);
+	mmchal_sb_putc_(&sb, ' ');
+	mmchal_sb_puthex_(&sb, 0);
+	mmchal_sb_putc_(&sb, ' ');
+	mmchal_sb_puthex_(&sb, 0xfff);
+	mmchal_sb_putc_(&sb, ' ');
+	mmchal_sb_puthex_(&sb, 0xf000000000000000ull);
+	assert_string_equal(buf, "0 18446744073709551615 0x0 0xfff 0xf000000000000000");
+	assert_int_equal(sb.len, strlen(buf));
+	assert_false(sb.overflow);
+}
+
+static void test_sizes(void **state)
+{
+	struct mmchal_strbuf_ sb;
+	char buf[128];
+
+	(void)state;
+	mmchal_sb_init_(&sb, buf, sizeof(buf));
+	mmchal_sb_putsize_(&sb, 512);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 262144);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 1536);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 4294967296ull);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 3ull << 40);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 4294966784ull);
+	assert_string_equal(buf, "512|262144 (256 KiB)|1536|4294967296 (4 GiB)|"
+				 "3298534883328 (3 TiB)|4294966784");
+}
+
+static void test_overflow_is_bounded(void **state)
+{
+	struct mmchal_strbuf_ sb;
+	char buf[8];
+
+	(void)state;
+	memset(buf, 'x', sizeof(buf));
+	mmchal_sb_init_(&sb, buf, 6);
+	mmchal_sb_puts_(&sb, "abcdefgh");
+	assert_true(sb.overflow);
+	assert_string_equal(buf, "abcde");
+	assert_int_equal(sb.len, 5);
+	assert_int_equal(buf[6], 'x');
+	/* Once overflowed, later short text is not appended either. */
+	mmchal_sb_putc_(&sb, 'z');
+	assert_string_equal(buf, "abcde");
+
+	mmchal_sb_init_(&sb, buf, 1);
+	mmchal_sb_putc_(&sb, 'a');
+	assert_true(sb.overflow);
+	assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_overflow_is_bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
