@@ -1,0 +1,76 @@
+/**
+ * @file
+ * @brief Internal: the IOVA tree node and the helpers shared by the files of
+ *        the allocator (tree maintenance, search, cache, checker).
+ *
+ * Locking: none; the caller of the public API serialises.
+ */
+#ifndef MMCHAL_IOMMU_IOVA_NODE_H
+#define MMCHAL_IOMMU_IOVA_NODE_H
+
+#include <mmchal/iova.h>
+
+#define IOVA_B   MMCHAL_IOVA_FANOUT
+#define IOVA_MIN (IOVA_B / 2u)
+
+/*
+ * Leaf entry i: a live range [key[i], end[i]].
+ * Inner entry i: child[i]'s first start (key), last end (end), largest gap
+ * strictly inside it (gap, pages) and largest naturally aligned block that
+ * fits in one of those gaps (ord = log2(block) + 1, 0 = no gap).
+ * Gaps between two entries of one node are not stored: they follow from
+ * end[i - 1] and key[i]. Gaps before the first and after the last range
+ * are bounded by the aperture and handled at the top.
+ */
+struct mmchal_iova_node {
+	uint64_t key[IOVA_B];
+	uint64_t end[IOVA_B];
+	uint64_t gap[IOVA_B];
+	struct mmchal_iova_node *child[IOVA_B];
+	struct mmchal_iova_node *parent;
+	uint8_t ord[IOVA_B];
+	uint8_t n;
+	uint8_t leaf;
+	uint8_t pidx;
+	uint8_t pad[5];
+};
+
+typedef struct mmchal_iova_node iova_node_;
+
+/* Free pages strictly between a range ending at pe and one starting at ns. */
+static inline uint64_t iova_gap_len_(uint64_t pe, uint64_t ns)
+{
+	return ns - pe - 1u;
+}
+
+static inline unsigned int iova_log2_(uint64_t v)
+{
+	return 63u - (unsigned int)__builtin_clzll(v);
+}
+
+/* Largest naturally aligned block in the free pages between pe and ns, as
+ * log2 + 1; 0 when there are none. A gap of length L >= 2^k always holds an
+ * aligned 2^(k-1) block, so only k and k-1 need testing. */
+static inline uint8_t iova_gap_ord_(uint64_t pe, uint64_t ns)
+{
+	uint64_t len = ns - pe - 1u;
+	unsigned int k;
+	uint64_t blk, x;
+
+	if (len == 0)
+		return 0;
+	k = iova_log2_(len);
+	blk = (uint64_t)1 << k;
+	x = (pe + blk) & ~(blk - 1u);
+	if (x + blk - 1u > ns - 1u)
+		return (uint8_t)k;
+	return (uint8_t)(k + 1u);
+}
+
+void iova_summary_(const iova_node_ *nd, uint64_t *gap, uint8_t *ord);
+int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages);
+int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
+		     uint64_t *start);
+bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npages);
+
+#endif /* MMCHAL_IOMMU_IOVA_NODE_H */

@@ -1,0 +1,457 @@
+/**
+ * @file
+ * @brief IOVA allocator, B+-tree maintenance: node pool, insertion with
+ *        splits, removal with borrow/merge, and the gap annotations.
+ *
+ * Every modification updates exactly one leaf-to-root path (two after a
+ * split or a merge), so insert and remove are O(B log_B n). Annotations are
+ * updated incrementally on the common path: a node's largest gap is only
+ * recomputed when the value that was its maximum went away.
+ *
+ * Locking: none; the caller of the public API serialises.
+ */
+#include "iommu/iova_tree.h"
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static inline uint8_t max8(uint8_t a, uint8_t b)
+{
+	return a > b ? a : b;
+}
+
+iova_node_ *iova_node_get_(struct mmchal_iova *v)
+{
+	iova_node_ *nd = v->free;
+
+	if (nd) {
+		v->free = nd->child[0];
+	} else {
+		/* Nodes are handed out from the pool lazily so that init stays O(1). */
+		nd = (iova_node_ *)(void *)v->pool_next;
+		v->pool_next += MMCHAL_IOVA_NODE_SIZE;
+		v->pool_left--;
+	}
+	v->free_count--;
+	v->st.nodes_used++;
+	nd->n = 0;
+	nd->leaf = 1;
+	nd->parent = 0;
+	nd->pidx = 0;
+	return nd;
+}
+
+static void node_put(struct mmchal_iova *v, iova_node_ *nd)
+{
+	if (v->hint == nd)
+		v->hint = 0;
+	nd->n = 0;
+	nd->parent = 0;
+	nd->child[0] = v->free;
+	v->free = nd;
+	v->free_count++;
+	v->st.nodes_used--;
+}
+
+void iova_summary_(const iova_node_ *nd, uint64_t *gap, uint8_t *ord)
+{
+	uint64_t g = 0;
+	uint8_t o = 0;
+	unsigned int i;
+
+	if (!nd->leaf) {
+		for (i = 0; i < nd->n; i++) {
+			g = max64(g, nd->gap[i]);
+			o = max8(o, nd->ord[i]);
+		}
+	}
+	for (i = 1; i < nd->n; i++) {
+		uint64_t len = iova_gap_len_(nd->end[i - 1], nd->key[i]);
+
+		g = max64(g, len);
+		/* The order is at most log2(len) + 1: skip the exact test when
+		 * that cannot beat the current maximum. */
+		if (len != 0 && iova_log2_(len) + 1u > o)
+			o = max8(o, iova_gap_ord_(nd->end[i - 1], nd->key[i]));
+	}
+	*gap = g;
+	*ord = o;
+}
+
+/* Write nd's summary into its parent entry (or the root summary) and do the
+ * same for every ancestor. Used after structural changes. */
+void iova_refresh_up_(struct mmchal_iova *v, iova_node_ *nd)
+{
+	for (;;) {
+		iova_node_ *p = nd->parent;
+		uint64_t g;
+		uint8_t o;
+
+		iova_summary_(nd, &g, &o);
+		v->st.last_visits++;
+		if (!p) {
+			v->root_gap = g;
+			v->root_ord = o;
+			return;
+		}
+		p->key[nd->pidx] = nd->key[0];
+		p->end[nd->pidx] = nd->end[nd->n - 1u];
+		p->gap[nd->pidx] = g;
+		p->ord[nd->pidx] = o;
+		nd = p;
+	}
+}
+
+void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_ *d)
+{
+	uint64_t rg = d->rm_gap, ag = d->add_gap;
+	uint8_t ro = d->rm_ord, ao = d->add_ord;
+
+	for (;;) {
+		iova_node_ *p = nd->parent;
+		uint64_t og = p ? p->gap[nd->pidx] : v->root_gap;
+		uint8_t oo = p ? p->ord[nd->pidx] : v->root_ord;
+		uint64_t ng = og, nk, ne, ok, oe;
+		uint8_t no = oo;
+		unsigned int i;
+
+		v->st.last_visits++;
+		if (ag >= og)
+			ng = ag;
+		if (ao >= oo)
+			no = ao;
+		if ((ag < og && rg >= og) || (ao < oo && ro >= oo)) {
+			uint64_t g;
+			uint8_t o;
+
+			iova_summary_(nd, &g, &o);
+			ng = g;
+			no = o;
+		}
+		if (!p) {
+			v->root_gap = ng;
+			v->root_ord = no;
+			return;
+		}
+		i = nd->pidx;
+		nk = nd->key[0];
+		ne = nd->end[nd->n - 1u];
+		ok = p->key[i];
+		oe = p->end[i];
+		if (ng == og && no == oo && nk == ok && ne == oe)
+			return;
+		rg = og;
+		ro = oo;
+		ag = ng;
+		ao = no;
+		if (nk != ok && i > 0) {
+			uint64_t pe = p->end[i - 1u];
+
+			rg = max64(rg, iova_gap_len_(pe, ok));
+			ro = max8(ro, iova_gap_ord_(pe, ok));
+			ag = max64(ag, iova_gap_len_(pe, nk));
+			ao = max8(ao, iova_gap_ord_(pe, nk));
+		}
+		if (ne != oe && i + 1u < p->n) {
+			uint64_t ns = p->key[i + 1u];
+
+			rg = max64(rg, iova_gap_len_(oe, ns));
+			ro = max8(ro, iova_gap_ord_(oe, ns));
+			ag = max64(ag, iova_gap_len_(ne, ns));
+			ao = max8(ao, iova_gap_ord_(ne, ns));
+		}
+		p->key[i] = nk;
+		p->end[i] = ne;
+		p->gap[i] = ng;
+		p->ord[i] = no;
+		nd = p;
+	}
+}
+
+/* Insert an item at pos into a node with room. */
+static void node_place(iova_node_ *nd, unsigned int pos, const struct iova_item_ *it)
+{
+	unsigned int j;
+
+	for (j = nd->n; j > pos; j--) {
+		nd->key[j] = nd->key[j - 1u];
+		nd->end[j] = nd->end[j - 1u];
+	}
+	nd->key[pos] = it->key;
+	nd->end[pos] = it->end;
+	if (!nd->leaf) {
+		for (j = nd->n; j > pos; j--) {
+			nd->gap[j] = nd->gap[j - 1u];
+			nd->ord[j] = nd->ord[j - 1u];
+			nd->child[j] = nd->child[j - 1u];
+			nd->child[j]->pidx = (uint8_t)j;
+		}
+		nd->gap[pos] = it->gap;
+		nd->ord[pos] = it->ord;
+		nd->child[pos] = it->child;
+		it->child->parent = nd;
+		it->child->pidx = (uint8_t)pos;
+	}
+	nd->n++;
+}
+
+/* Copy entries [from, from + cnt) of src to dst starting at at. */
+static void node_move(iova_node_ *dst, unsigned int at, iova_node_ *src, unsigned int from,
+		      unsigned int cnt)
+{
+	unsigned int j;
+
+	for (j = 0; j < cnt; j++) {
+		dst->key[at + j] = src->key[from + j];
+		dst->end[at + j] = src->end[from + j];
+		if (!src->leaf) {
+			dst->gap[at + j] = src->gap[from + j];
+			dst->ord[at + j] = src->ord[from + j];
+			dst->child[at + j] = src->child[from + j];
+			dst->child[at + j]->parent = dst;
+			dst->child[at + j]->pidx = (uint8_t)(at + j);
+		}
+	}
+}
+
+/* Remove entry pos of a node (no rebalancing, no annotation update). */
+static void node_cut(iova_node_ *nd, unsigned int pos)
+{
+	unsigned int j;
+
+	for (j = pos; j + 1u < nd->n; j++) {
+		nd->key[j] = nd->key[j + 1u];
+		nd->end[j] = nd->end[j + 1u];
+		if (!nd->leaf) {
+			nd->gap[j] = nd->gap[j + 1u];
+			nd->ord[j] = nd->ord[j + 1u];
+			nd->child[j] = nd->child[j + 1u];
+			nd->child[j]->pidx = (uint8_t)j;
+		}
+	}
+	nd->n--;
+}
+
+static void item_of(const iova_node_ *nd, struct iova_item_ *it)
+{
+	iova_summary_(nd, &it->gap, &it->ord);
+	it->key = nd->key[0];
+	it->end = nd->end[nd->n - 1u];
+}
+
+/* Insert an item into a full or non-full node, splitting upwards. */
+static void node_insert(struct mmchal_iova *v, iova_node_ *nd, unsigned int pos,
+			const struct iova_item_ *it, uint64_t target)
+{
+	iova_node_ *r, *p;
+	struct iova_item_ up, left;
+
+	if (nd->n < IOVA_B) {
+		node_place(nd, pos, it);
+		iova_refresh_up_(v, nd);
+		return;
+	}
+	r = iova_node_get_(v);
+	r->leaf = nd->leaf;
+	node_move(r, 0, nd, IOVA_MIN, IOVA_B - IOVA_MIN);
+	r->n = (uint8_t)(IOVA_B - IOVA_MIN);
+	nd->n = (uint8_t)IOVA_MIN;
+	if (pos <= IOVA_MIN)
+		node_place(nd, pos, it);
+	else
+		node_place(r, pos - IOVA_MIN, it);
+	if (nd->leaf)
+		v->hint = target >= r->key[0] ? r : nd;
+	item_of(r, &up);
+	up.child = r;
+	p = nd->parent;
+	if (!p) {
+		iova_node_ *root = iova_node_get_(v);
+
+		root->leaf = 0;
+		item_of(nd, &left);
+		left.child = nd;
+		node_place(root, 0, &left);
+		node_place(root, 1, &up);
+		v->root = root;
+		v->height++;
+		iova_refresh_up_(v, root);
+		return;
+	}
+	item_of(nd, &left);
+	p->key[nd->pidx] = left.key;
+	p->end[nd->pidx] = left.end;
+	p->gap[nd->pidx] = left.gap;
+	p->ord[nd->pidx] = left.ord;
+	node_insert(v, p, nd->pidx + 1u, &up, target);
+}
+
+unsigned int iova_nodes_needed_(const struct mmchal_iova *v, const iova_node_ *leaf)
+{
+	unsigned int k = 1;
+	const iova_node_ *nd;
+
+	if (!leaf)
+		return 1;
+	if (leaf->n < IOVA_B)
+		return 0;
+	for (nd = leaf->parent; nd && nd->n == IOVA_B; nd = nd->parent)
+		k++;
+	if (!nd)
+		k++;
+	(void)v;
+	return k;
+}
+
+void iova_leaf_insert_(struct mmchal_iova *v, iova_node_ *leaf, uint64_t s, uint64_t e)
+{
+	struct iova_item_ it = {.key = s, .end = e};
+	struct iova_delta_ d = {0, 0, 0, 0};
+	unsigned int pos, n;
+
+	if (!leaf) {
+		leaf = iova_node_get_(v);
+		v->root = leaf;
+		v->height = 1;
+		node_place(leaf, 0, &it);
+		v->root_gap = 0;
+		v->root_ord = 0;
+		v->hint = leaf;
+		return;
+	}
+	n = leaf->n;
+	for (pos = 0; pos < n && leaf->key[pos] < s; pos++)
+		;
+	if (n == IOVA_B) {
+		node_insert(v, leaf, pos, &it, s);
+		return;
+	}
+	if (pos > 0 && pos < n) {
+		d.rm_gap = iova_gap_len_(leaf->end[pos - 1u], leaf->key[pos]);
+		d.rm_ord = iova_gap_ord_(leaf->end[pos - 1u], leaf->key[pos]);
+	}
+	if (pos > 0) {
+		d.add_gap = iova_gap_len_(leaf->end[pos - 1u], s);
+		d.add_ord = iova_gap_ord_(leaf->end[pos - 1u], s);
+	}
+	if (pos < n) {
+		d.add_gap = max64(d.add_gap, iova_gap_len_(e, leaf->key[pos]));
+		d.add_ord = max8(d.add_ord, iova_gap_ord_(e, leaf->key[pos]));
+	}
+	node_place(leaf, pos, &it);
+	v->hint = leaf;
+	iova_climb_(v, leaf, &d);
+}
+
+/* Fix an underfull non-root node by borrowing from or merging with a sibling. */
+static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
+{
+	iova_node_ *p = nd->parent, *l, *r;
+	unsigned int li;
+	struct iova_item_ it;
+
+	if (nd->pidx > 0) {
+		li = nd->pidx - 1u;
+		l = p->child[li];
+		r = nd;
+	} else {
+		li = 0;
+		l = nd;
+		r = p->child[1];
+	}
+	if (l->n + r->n <= IOVA_B) {
+		node_move(l, l->n, r, 0, r->n);
+		l->n = (uint8_t)(l->n + r->n);
+		node_cut(p, li + 1u);
+		node_put(v, r);
+		item_of(l, &it);
+		p->key[li] = it.key;
+		p->end[li] = it.end;
+		p->gap[li] = it.gap;
+		p->ord[li] = it.ord;
+		if (l->leaf)
+			v->hint = l;
+		if (!p->parent) {
+			if (p->n == 1) {
+				v->root = l;
+				l->parent = 0;
+				l->pidx = 0;
+				node_put(v, p);
+				v->height--;
+				iova_refresh_up_(v, l);
+				return;
+			}
+		} else if (p->n < IOVA_MIN) {
+			rebalance(v, p);
+			return;
+		}
+		iova_refresh_up_(v, p);
+		return;
+	}
+	if (nd == r) {
+		/* Take the last entry of the left sibling. */
+		unsigned int last = l->n - 1u;
+		struct iova_item_ mv = {.key = l->key[last], .end = l->end[last]};
+
+		if (!l->leaf) {
+			mv.gap = l->gap[last];
+			mv.ord = l->ord[last];
+			mv.child = l->child[last];
+		}
+		l->n--;
+		node_place(r, 0, &mv);
+	} else {
+		/* Take the first entry of the right sibling. */
+		node_move(l, l->n, r, 0, 1);
+		l->n++;
+		node_cut(r, 0);
+	}
+	item_of(l, &it);
+	p->key[li] = it.key;
+	p->end[li] = it.end;
+	p->gap[li] = it.gap;
+	p->ord[li] = it.ord;
+	item_of(r, &it);
+	p->key[li + 1u] = it.key;
+	p->end[li + 1u] = it.end;
+	p->gap[li + 1u] = it.gap;
+	p->ord[li + 1u] = it.ord;
+	iova_refresh_up_(v, p);
+}
+
+void iova_leaf_remove_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx)
+{
+	struct iova_delta_ d = {0, 0, 0, 0};
+	unsigned int n = leaf->n;
+
+	if (idx > 0) {
+		d.rm_gap = iova_gap_len_(leaf->end[idx - 1u], leaf->key[idx]);
+		d.rm_ord = iova_gap_ord_(leaf->end[idx - 1u], leaf->key[idx]);
+	}
+	if (idx + 1u < n) {
+		d.rm_gap = max64(d.rm_gap, iova_gap_len_(leaf->end[idx], leaf->key[idx + 1u]));
+		d.rm_ord = max8(d.rm_ord, iova_gap_ord_(leaf->end[idx], leaf->key[idx + 1u]));
+	}
+	if (idx > 0 && idx + 1u < n) {
+		d.add_gap = iova_gap_len_(leaf->end[idx - 1u], leaf->key[idx + 1u]);
+		d.add_ord = iova_gap_ord_(leaf->end[idx - 1u], leaf->key[idx + 1u]);
+	}
+	node_cut(leaf, idx);
+	if (leaf->n == 0) {
+		/* Only the root leaf can empty: others keep IOVA_MIN - 1 >= 1. */
+		node_put(v, leaf);
+		v->root = 0;
+		v->height = 0;
+		v->root_gap = 0;
+		v->root_ord = 0;
+		return;
+	}
+	v->hint = leaf;
+	if (!leaf->parent || leaf->n >= IOVA_MIN) {
+		iova_climb_(v, leaf, &d);
+		return;
+	}
+	rebalance(v, leaf);
+}
