@@ -9,9 +9,12 @@
 #include <mmchal/config.h>
 
 #include <mmchal/backend.h>
+#include <mmchal/bounce.h>
 #include <mmchal/caps.h>
 #include <mmchal/error.h>
 #include <mmchal/host.h>
+#include <mmchal/iommu.h>
+#include <mmchal/iova.h>
 #include <mmchal/limits.h>
 #include <mmchal/port.h>
 #include <mmchal/request.h>

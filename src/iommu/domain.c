@@ -1,0 +1,313 @@
+/**
+ * @file
+ * @brief IOMMU domain: IOVA allocation plus the platform's map/unmap/flush,
+ *        merged or per segment, with complete unwinding on failure.
+ *
+ * Order of operations follows what keeps the device safe: map, then flush
+ * (TLB sync) before handing the address out; on release unmap, flush, and
+ * only then free the IOVA so that it cannot be reused while a stale TLB entry
+ * may still translate it.
+ *
+ * Locking: none; the caller serialises calls on one domain. Calls the
+ * platform IOMMU ops, so the calling context is what those allow.
+ */
+#include <mmchal/iommu.h>
+#include <mmchal/error.h>
+
+#include "core/mem.h"
+
+#define MAP_MAPPED   0x4d415044u /* "MAPD" */
+#define MAP_UNMAPPED 0x554e4d50u /* "UNMP" */
+
+int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
+			     const struct mmchal_iommu_domain_cfg *cfg)
+{
+	struct mmchal_iova_cfg icfg;
+	struct mmchal_iommu_caps caps;
+	uint64_t ap_end, first, last, dev_max;
+	uint32_t shift = 0;
+	int ret;
+
+	if (!dom || !cfg || mmchal_iommu_check(cfg->iommu) != 0 || cfg->addr_bits > 64u)
+		return MMCHAL_EINVAL;
+	memset(&caps, 0, sizeof(caps));
+	ret = cfg->iommu->ops->get_caps(cfg->iommu->ctx, &caps);
+	if (ret)
+		return ret < 0 ? ret : MMCHAL_EINVAL;
+	/* 512 bytes is the smallest page any IOMMU we know of uses; smaller
+	 * pages would also break the byte/page arithmetic below. */
+	if (!caps.present || caps.page_size < 512u || (caps.page_size & (caps.page_size - 1u)))
+		return MMCHAL_EINVAL;
+	if (caps.merge_boundary != 0 && caps.merge_boundary != (uint64_t)caps.page_size - 1u)
+		return MMCHAL_EINVAL;
+	while ((1u << shift) != caps.page_size)
+		shift++;
+	dev_max = (cfg->addr_bits == 0 || cfg->addr_bits == 64u)
+			  ? UINT64_MAX
+			  : (((uint64_t)1 << cfg->addr_bits) - 1u);
+	ap_end = caps.aperture_end ? caps.aperture_end : dev_max;
+	if (ap_end > dev_max)
+		ap_end = dev_max;
+	if (ap_end < caps.aperture_start)
+		return MMCHAL_EINVAL;
+	/* Page 0 is never handed out: device address 0 stays "no address". */
+	first = (caps.aperture_start + caps.page_size - 1u) >> shift;
+	if (first == 0)
+		first = 1;
+	last = ap_end >> shift;
+	if (((ap_end + 1u) & (caps.page_size - 1u)) != 0 && ap_end != UINT64_MAX)
+		last--; /* the last page is only partly inside */
+	if (last > MMCHAL_IOVA_PFN_MAX)
+		last = MMCHAL_IOVA_PFN_MAX;
+	if (last < first)
+		return MMCHAL_EINVAL;
+	memset(&icfg, 0, sizeof(icfg));
+	icfg.aperture_start = first;
+	icfg.aperture_end = last;
+	icfg.node_mem = cfg->node_mem;
+	icfg.node_mem_size = cfg->node_mem_size;
+	icfg.cache_mem = cfg->cache_mem;
+	icfg.cache_mem_size = cfg->cache_mem_size;
+	memset(dom, 0, sizeof(*dom));
+	ret = mmchal_iova_init(&dom->iova, &icfg);
+	if (ret)
+		return ret;
+	dom->iommu = *cfg->iommu;
+	dom->caps = caps;
+	dom->page_shift = shift;
+	dom->limit_pfn = last;
+	return 0;
+}
+
+int mmchal_iommu_domain_get_caps(const struct mmchal_iommu_domain *dom,
+				 struct mmchal_iommu_caps *caps)
+{
+	if (!dom || !caps)
+		return MMCHAL_EINVAL;
+	*caps = dom->caps;
+	return 0;
+}
+
+int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
+				  struct mmchal_iommu_domain_stats *st)
+{
+	if (!dom || !st)
+		return MMCHAL_EINVAL;
+	*st = dom->st;
+	return 0;
+}
+
+static uint32_t prot_of(enum mmchal_dir dir)
+{
+	return dir == MMCHAL_DIR_TO_CARD ? MMCHAL_IOMMU_READ : MMCHAL_IOMMU_WRITE;
+}
+
+static int flush(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t npages)
+{
+	if (!dom->iommu.ops->flush)
+		return 0;
+	return dom->iommu.ops->flush(dom->iommu.ctx, pfn << dom->page_shift,
+				     npages << dom->page_shift);
+}
+
+/* Undo a range: unmap [pfn, pfn + mapped) (the pages the caller knows may be
+ * mapped), flush, free the IOVA. */
+static int release_range(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t npages,
+			 uint64_t mapped)
+{
+	int ret = 0, r2;
+
+	if (mapped) {
+		ret = dom->iommu.ops->unmap(dom->iommu.ctx, pfn << dom->page_shift,
+					    mapped << dom->page_shift);
+		r2 = flush(dom, pfn, mapped);
+		if (!ret)
+			ret = r2;
+	}
+	if (ret)
+		return ret; /* keep the IOVA reserved: the device may still reach it */
+	dom->st.pages_mapped -= mapped;
+	return mmchal_iova_free_cached(&dom->iova, pfn, npages);
+}
+
+/* Pages spanned by [phys, phys + len). */
+static uint64_t span_pages(const struct mmchal_iommu_domain *dom, uint64_t phys, uint32_t len)
+{
+	uint64_t mask = dom->caps.page_size - 1u;
+
+	return ((phys & mask) + len + mask) >> dom->page_shift;
+}
+
+static bool dir_ok(enum mmchal_dir dir)
+{
+	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;
+}
+
+int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg,
+			    uint32_t nsg, enum mmchal_dir dir, enum mmchal_card_type card,
+			    struct mmchal_iommu_mapping *map, struct mmchal_dma_seg *out,
+			    struct mmchal_merge_info *info)
+{
+	struct mmchal_merge_info mi;
+	uint64_t mask, base, npages, pfn, done = 0;
+	mmchal_dma_addr_t expect;
+	uint32_t i;
+	int ret;
+
+	if (!dom || !map || !out || !dir_ok(dir))
+		return MMCHAL_EINVAL;
+	if (map->state == MAP_MAPPED)
+		return MMCHAL_EBUSY;
+	if (mmchal_merge_check(sg, nsg, &dom->caps, card, &mi) != MMCHAL_MERGE_OK) {
+		if (info)
+			*info = mi;
+		return MMCHAL_EINVAL;
+	}
+	if (info)
+		*info = mi;
+	mask = dom->caps.page_size - 1u;
+	npages = mi.map_size >> dom->page_shift;
+	ret = mmchal_iova_alloc_cached(&dom->iova, npages, dom->limit_pfn, false, &base);
+	if (ret) {
+		dom->st.map_failures++;
+		return ret;
+	}
+	pfn = base;
+	for (i = 0; i < nsg; i++) {
+		uint64_t np = span_pages(dom, sg[i].phys, sg[i].len);
+
+		ret = dom->iommu.ops->map(dom->iommu.ctx, pfn << dom->page_shift,
+					  sg[i].phys & ~mask, np << dom->page_shift, prot_of(dir));
+		if (ret) {
+			/* Include the failing call's pages: a driver may have
+			 * mapped part of them before it failed. */
+			dom->st.pages_mapped += np;
+			(void)release_range(dom, base, npages, done + np);
+			dom->st.map_failures++;
+			return ret < 0 ? ret : MMCHAL_EFAULT;
+		}
+		dom->st.pages_mapped += np;
+		done += np;
+		pfn += np;
+	}
+	ret = flush(dom, base, npages);
+	/* The merged result must be one segment: every entry's device address
+	 * follows the previous one's end exactly. */
+	expect = (base << dom->page_shift) + (sg[0].phys & mask);
+	out->addr = expect;
+	out->len = (uint32_t)mi.total;
+	for (i = 0, pfn = base; !ret && i < nsg; i++) {
+		mmchal_dma_addr_t dev = (pfn << dom->page_shift) + (sg[i].phys & mask);
+
+		if (dev != expect || done != npages)
+			ret = MMCHAL_EFAULT;
+		expect = dev + sg[i].len;
+		pfn += span_pages(dom, sg[i].phys, sg[i].len);
+	}
+	if (ret) {
+		(void)release_range(dom, base, npages, done);
+		dom->st.map_failures++;
+		return ret < 0 ? ret : MMCHAL_EFAULT;
+	}
+	map->state = MAP_MAPPED;
+	map->nsegs = 1;
+	map->merged = true;
+	map->dir = dir;
+	map->segs = out;
+	dom->st.maps++;
+	return 0;
+}
+
+int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg, uint32_t nsg,
+			  enum mmchal_dir dir, struct mmchal_iommu_mapping *map,
+			  struct mmchal_dma_seg *out)
+{
+	uint64_t mask;
+	uint32_t i, j;
+	int ret = 0;
+
+	if (!dom || !sg || nsg == 0 || !map || !out || !dir_ok(dir))
+		return MMCHAL_EINVAL;
+	if (map->state == MAP_MAPPED)
+		return MMCHAL_EBUSY;
+	for (i = 0; i < nsg; i++) {
+		if (sg[i].len == 0 || sg[i].phys > UINT64_MAX - (sg[i].len - 1u))
+			return MMCHAL_EINVAL;
+	}
+	mask = dom->caps.page_size - 1u;
+	for (i = 0; i < nsg; i++) {
+		uint64_t np = span_pages(dom, sg[i].phys, sg[i].len), pfn;
+
+		ret = mmchal_iova_alloc_cached(&dom->iova, np, dom->limit_pfn, false, &pfn);
+		if (ret)
+			break;
+		ret = dom->iommu.ops->map(dom->iommu.ctx, pfn << dom->page_shift,
+					  sg[i].phys & ~mask, np << dom->page_shift, prot_of(dir));
+		if (ret) {
+			dom->st.pages_mapped += np;
+			(void)release_range(dom, pfn, np, np);
+			ret = ret < 0 ? ret : MMCHAL_EFAULT;
+			break;
+		}
+		dom->st.pages_mapped += np;
+		ret = flush(dom, pfn, np);
+		out[i].addr = (pfn << dom->page_shift) + (sg[i].phys & mask);
+		out[i].len = sg[i].len;
+		if (ret) {
+			(void)release_range(dom, pfn, np, np);
+			break;
+		}
+	}
+	if (i < nsg) {
+		for (j = 0; j < i; j++) {
+			uint64_t pfn = out[j].addr >> dom->page_shift;
+
+			(void)release_range(dom, pfn, span_pages(dom, sg[j].phys, sg[j].len),
+					    span_pages(dom, sg[j].phys, sg[j].len));
+		}
+		dom->st.map_failures++;
+		return ret;
+	}
+	map->state = MAP_MAPPED;
+	map->nsegs = nsg;
+	map->merged = false;
+	map->dir = dir;
+	map->segs = out;
+	dom->st.maps++;
+	return 0;
+}
+
+int mmchal_iommu_unmap(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapping *map)
+{
+	int first = 0;
+	uint32_t i;
+
+	if (!dom || !map)
+		return MMCHAL_EINVAL;
+	if (map->state == MAP_UNMAPPED)
+		return MMCHAL_EALREADY;
+	if (map->state != MAP_MAPPED || !map->segs)
+		return MMCHAL_EINVAL;
+	/* Look every range up first: an unknown address changes nothing. */
+	for (i = 0; i < map->nsegs; i++) {
+		uint64_t s, n;
+
+		if (mmchal_iova_find(&dom->iova, map->segs[i].addr >> dom->page_shift, &s, &n) ||
+		    s != map->segs[i].addr >> dom->page_shift)
+			return MMCHAL_ENOENT;
+	}
+	for (i = 0; i < map->nsegs; i++) {
+		uint64_t s = 0, n = 0;
+		int ret;
+
+		(void)mmchal_iova_find(&dom->iova, map->segs[i].addr >> dom->page_shift, &s, &n);
+		ret = release_range(dom, s, n, n);
+		if (ret && !first)
+			first = ret;
+	}
+	map->state = MAP_UNMAPPED;
+	if (first)
+		return first;
+	dom->st.unmaps++;
+	return 0;
+}
