@@ -89,7 +89,7 @@ variant() {
 	else
 		! grep -qw -- "-lfdt" <<<"$static_libs" || fail "$name: -lfdt without libfdt"
 	fi
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046,SC2086 # word splitting of the flags is intended
 	"$cc" $strict -o "$dir/pkgconfig_static_consumer" "$here/main.c" \
 		$(PKG_CONFIG_LIBDIR="$pcdir" pkg-config --cflags mmchal) $static_libs
 	check "$name pkg-config --static" "$fdt" "$dir/pkgconfig_static_consumer"
