@@ -1,4 +1,4 @@
-# cmake -DNM=<nm> -DARCHIVE=<lib.a> -P MmchalCheckSymbols.cmake
+# cmake -DNM=<nm> -DARCHIVE=<lib.a> [-DRUNTIME=<libgcc.a>] -P MmchalCheckSymbols.cmake
 cmake_policy(SET CMP0057 NEW)
 # Fails when the archive has an undefined symbol that no member defines and
 # that is not one of the four functions a freestanding compiler may call.
@@ -18,6 +18,21 @@ foreach(_l IN LISTS _def_lines)
   endif()
 endforeach()
 set(_allowed memcpy memmove memset memcmp)
+# The compiler's own runtime (libgcc: 64-bit division on 32-bit CPUs, clz
+# without a clz instruction, ...) is linked in every environment, freestanding
+# or not; its symbols are allowed when its archive is given as RUNTIME.
+if(RUNTIME AND EXISTS "${RUNTIME}")
+  execute_process(COMMAND ${NM} --defined-only ${RUNTIME} OUTPUT_VARIABLE _rt RESULT_VARIABLE _rc
+                  ERROR_QUIET)
+  if(_rc EQUAL 0)
+    string(REPLACE "\n" ";" _rt_lines "${_rt}")
+    foreach(_l IN LISTS _rt_lines)
+      if(_l MATCHES "^[0-9a-fA-F]+ [A-Z] (.+)$")
+        list(APPEND _allowed "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+  endif()
+endif()
 set(_bad "")
 string(REPLACE "\n" ";" _lines "${_undef}")
 foreach(_l IN LISTS _lines)
