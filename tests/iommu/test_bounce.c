@@ -1,0 +1,240 @@
+/*
+ * Tests of the bounce pool (src/iommu/bounce.c): caps, exact copies both
+ * ways, no stale data after a short transfer, exhaustion without waiting,
+ * double release, bad arguments.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <mmchal/bounce.h>
+#include <mmchal/error.h>
+
+#define SLOT     512u
+#define PER_MAP  8u
+#define NSLOTS   32u
+#define DMA_BASE 0x80000000u
+
+static unsigned char mem[SLOT * NSLOTS];
+static uint32_t meta[MMCHAL_BOUNCE_META_BYTES(NSLOTS) / 4u];
+static struct mmchal_bounce b;
+static unsigned char buf_a[1000], buf_b[700], buf_c[4096];
+
+static void init(void)
+{
+	struct mmchal_bounce_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mem = mem;
+	cfg.dma = DMA_BASE;
+	cfg.size = sizeof(mem);
+	cfg.slot_size = SLOT;
+	cfg.slots_per_map = PER_MAP;
+	cfg.meta = meta;
+	cfg.meta_size = sizeof(meta);
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+}
+
+static void test_init_and_caps(void **state)
+{
+	struct mmchal_bounce_cfg cfg;
+	struct mmchal_bounce_caps caps;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mem = mem;
+	cfg.size = sizeof(mem);
+	cfg.meta = meta;
+	cfg.meta_size = sizeof(meta);
+	/* Defaults: 2 KiB slots, 128 per map -> this pool has only 8 slots. */
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	cfg.slots_per_map = 4;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+	assert_int_equal(mmchal_bounce_get_caps(&b, &caps), 0);
+	assert_true(caps.present);
+	assert_int_equal(caps.slot_size, MMCHAL_BOUNCE_SLOT_SIZE_DEFAULT);
+	assert_int_equal(caps.slots_per_map, 4);
+	assert_int_equal(caps.nslots, sizeof(mem) / 2048u);
+	cfg.slot_size = 1000;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	cfg.slot_size = SLOT;
+	cfg.meta_size = 0;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	cfg.meta_size = sizeof(meta);
+	cfg.mem = NULL;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_get_caps(NULL, &caps), 0);
+	assert_false(caps.present);
+	assert_int_equal(caps.nslots, 0);
+	assert_int_equal(mmchal_bounce_get_caps(&b, NULL), MMCHAL_EINVAL);
+	init();
+	assert_int_equal(mmchal_bounce_get_caps(&b, &caps), 0);
+	assert_int_equal(caps.slot_size, SLOT);
+	assert_int_equal(caps.slots_per_map, PER_MAP);
+	assert_int_equal(caps.nslots, NSLOTS);
+}
+
+static void test_to_card_copy(void **state)
+{
+	struct mmchal_sg sg[2] = {{buf_a, 0, sizeof(buf_a)}, {buf_b, 0, sizeof(buf_b)}};
+	struct mmchal_bounce_map map;
+	struct mmchal_dma_seg out;
+	size_t off;
+
+	(void)state;
+	init();
+	for (size_t i = 0; i < sizeof(buf_a); i++)
+		buf_a[i] = (unsigned char)(i * 7u);
+	for (size_t i = 0; i < sizeof(buf_b); i++)
+		buf_b[i] = (unsigned char)(i * 13u + 1u);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_bounce_map(&b, sg, 2, MMCHAL_DIR_TO_CARD, &map, &out), 0);
+	assert_int_equal(out.len, 1700);
+	assert_int_equal((out.addr - DMA_BASE) % SLOT, 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 4);
+	off = (size_t)(out.addr - DMA_BASE);
+	assert_memory_equal(mem + off, buf_a, sizeof(buf_a));
+	assert_memory_equal(mem + off + sizeof(buf_a), buf_b, sizeof(buf_b));
+	/* TO_CARD never copies back, even when asked. */
+	mem[off] ^= 0xffu;
+	assert_int_equal(mmchal_bounce_unmap(&b, &map, true), 0);
+	assert_int_equal(buf_a[0], 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+	assert_int_equal(mmchal_bounce_unmap(&b, &map, true), MMCHAL_EALREADY);
+}
+
+static void test_from_card_copy_back_exact(void **state)
+{
+	struct mmchal_sg sg[2] = {{buf_a, 0, 300}, {buf_b, 0, 200}};
+	struct mmchal_bounce_map map;
+	struct mmchal_dma_seg out;
+	unsigned char want_a[1000], want_b[700];
+	size_t off;
+
+	(void)state;
+	init();
+	memset(buf_a, 0x11, sizeof(buf_a));
+	memset(buf_b, 0x22, sizeof(buf_b));
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_bounce_map(&b, sg, 2, MMCHAL_DIR_FROM_CARD, &map, &out), 0);
+	off = (size_t)(out.addr - DMA_BASE);
+	/* The "device" writes all 500 bytes. */
+	for (size_t i = 0; i < 500; i++)
+		mem[off + i] = (unsigned char)(0x80u + i);
+	assert_int_equal(mmchal_bounce_unmap(&b, &map, true), 0);
+	memset(want_a, 0x11, sizeof(want_a));
+	memset(want_b, 0x22, sizeof(want_b));
+	for (size_t i = 0; i < 300; i++)
+		want_a[i] = (unsigned char)(0x80u + i);
+	for (size_t i = 0; i < 200; i++)
+		want_b[i] = (unsigned char)(0x80u + 300u + i);
+	/* Exactly the mapped bytes changed; nothing beyond. */
+	assert_memory_equal(buf_a, want_a, sizeof(buf_a));
+	assert_memory_equal(buf_b, want_b, sizeof(buf_b));
+}
+
+static void test_no_stale_data_after_short_transfer(void **state)
+{
+	struct mmchal_sg secret = {buf_c, 0, 2048};
+	struct mmchal_sg mine = {buf_a, 0, 1000};
+	struct mmchal_bounce_map m1, m2;
+	struct mmchal_dma_seg o1, o2;
+	unsigned char want[1000];
+
+	(void)state;
+	init();
+	/* Another user's data passes through the slots first. */
+	memset(buf_c, 0x5a, sizeof(buf_c));
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	for (uint32_t round = 0; round < NSLOTS / 4u; round++) {
+		assert_int_equal(mmchal_bounce_map(&b, &secret, 1, MMCHAL_DIR_TO_CARD, &m1, &o1),
+				 0);
+		assert_int_equal(mmchal_bounce_unmap(&b, &m1, false), 0);
+	}
+	memset(buf_a, 0x33, sizeof(buf_a));
+	assert_int_equal(mmchal_bounce_map(&b, &mine, 1, MMCHAL_DIR_FROM_CARD, &m2, &o2), 0);
+	/* The device writes only 100 bytes (short transfer). */
+	memset(mem + (o2.addr - DMA_BASE), 0x44, 100);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m2, true), 0);
+	memset(want, 0x33, sizeof(want));
+	memset(want, 0x44, 100);
+	assert_memory_equal(buf_a, want, sizeof(want));
+}
+
+static void test_exhaustion_and_release(void **state)
+{
+	struct mmchal_sg sg = {buf_c, 0, 4096}; /* 8 slots: a whole group */
+	struct mmchal_sg small = {buf_a, 0, 1};
+	struct mmchal_bounce_map m[5];
+	struct mmchal_dma_seg o[5];
+	struct mmchal_sg too_big = {buf_c, 0, SLOT * PER_MAP + 1u};
+
+	(void)state;
+	init();
+	memset(m, 0, sizeof(m));
+	for (uint32_t i = 0; i < 4; i++)
+		assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m[i], &o[i]),
+				 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), NSLOTS);
+	assert_int_equal(mmchal_bounce_map(&b, &small, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]),
+			 MMCHAL_ENOMEM);
+	assert_int_equal(b.failures, 1);
+	assert_int_equal(mmchal_bounce_map(&b, &too_big, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]),
+			 MMCHAL_ERANGE);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m[2], false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &small, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]), 0);
+	assert_int_equal(o[4].addr, o[2].addr);
+	/* A mapping never straddles two groups: 7 free slots in group 2 only. */
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m[2], &o[2]),
+			 MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_bounce_map(&b, &small, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]),
+			 MMCHAL_EBUSY);
+	for (uint32_t i = 0; i < 5; i++) {
+		if (i != 2)
+			assert_int_equal(mmchal_bounce_unmap(&b, &m[i], false), 0);
+	}
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+}
+
+static void test_bad_args(void **state)
+{
+	struct mmchal_sg nocpu = {NULL, 0x1000, 10};
+	struct mmchal_sg zero = {buf_a, 0, 0};
+	struct mmchal_sg ok = {buf_a, 0, 10};
+	struct mmchal_bounce_map m;
+	struct mmchal_dma_seg o;
+
+	(void)state;
+	init();
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(mmchal_bounce_map(&b, &nocpu, 1, MMCHAL_DIR_TO_CARD, &m, &o),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, &zero, 1, MMCHAL_DIR_TO_CARD, &m, &o),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, &ok, 0, MMCHAL_DIR_TO_CARD, &m, &o), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, &ok, 1, (enum mmchal_dir)5, &m, &o), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(NULL, &ok, 1, MMCHAL_DIR_TO_CARD, &m, &o),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+	assert_int_equal(mmchal_bounce_in_use(NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_and_caps),
+		cmocka_unit_test(test_to_card_copy),
+		cmocka_unit_test(test_from_card_copy_back_exact),
+		cmocka_unit_test(test_no_stale_data_after_short_transfer),
+		cmocka_unit_test(test_exhaustion_and_release),
+		cmocka_unit_test(test_bad_args),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

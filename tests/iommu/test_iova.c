@@ -1,0 +1,239 @@
+/*
+ * Unit tests of the IOVA allocator API (src/iommu/iova.c): init checks,
+ * top-down placement, limits, alignment, exhaustion of space and of the node
+ * pool, free of unknown starts, lookup, counters.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <mmchal/error.h>
+#include <mmchal/iova.h>
+
+static uint64_t pool[MMCHAL_IOVA_POOL_BYTES(600) / 8u];
+static struct mmchal_iova v;
+
+static void init(uint64_t a, uint64_t b, size_t pool_bytes)
+{
+	struct mmchal_iova_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = a;
+	cfg.aperture_end = b;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = pool_bytes;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+}
+
+static void test_init_errors(void **state)
+{
+	struct mmchal_iova_cfg cfg;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 100;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	assert_int_equal(mmchal_iova_init(NULL, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_init(&v, NULL), MMCHAL_EINVAL);
+	cfg.aperture_start = 0;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_start = 101;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_start = 1;
+	cfg.aperture_end = MMCHAL_IOVA_PFN_MAX + 1u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_end = 100;
+	cfg.node_mem_size = MMCHAL_IOVA_NODE_SIZE - 1u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.node_mem_size = sizeof(pool);
+	cfg.node_mem = (char *)pool + 4;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.node_mem = NULL;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_node_size(), MMCHAL_IOVA_NODE_SIZE);
+	assert_int_equal(MMCHAL_IOVA_NODE_SIZE % 8u, 0);
+}
+
+static void test_top_down(void **state)
+{
+	uint64_t s;
+
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	assert_int_equal(mmchal_iova_alloc(&v, 10, 1000, false, &s), 0);
+	assert_int_equal(s, 991);
+	assert_int_equal(mmchal_iova_alloc(&v, 5, 1000, false, &s), 0);
+	assert_int_equal(s, 986);
+	/* Limit below the previous ranges. */
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 500, false, &s), 0);
+	assert_int_equal(s, 500);
+	/* Limit above the aperture is clipped to it. */
+	assert_int_equal(mmchal_iova_free(&v, 991), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 3, 5000, false, &s), 0);
+	assert_int_equal(s, 998);
+	/* The freed hole [991, 997] is the highest fit for 7 pages. */
+	assert_int_equal(mmchal_iova_alloc(&v, 7, 1000, false, &s), 0);
+	assert_int_equal(s, 991);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_alignment(void **state)
+{
+	uint64_t s;
+
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	/* 8 pages aligned to 8 below 1000: 992..999. */
+	assert_int_equal(mmchal_iova_alloc(&v, 8, 1000, true, &s), 0);
+	assert_int_equal(s, 992);
+	/* 5 pages aligned to 8: the whole block 984..991 must be free. */
+	assert_int_equal(mmchal_iova_alloc(&v, 5, 1000, true, &s), 0);
+	assert_int_equal(s, 984);
+	/* Unaligned 3 pages: page 1000 alone is too small; 989..991 is the tail
+	 * of the block the 5-page range left free. */
+	assert_int_equal(mmchal_iova_alloc(&v, 3, 1000, false, &s), 0);
+	assert_int_equal(s, 989);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_alignment_exact_hole(void **state)
+{
+	uint64_t s, a, b, c;
+
+	(void)state;
+	init(1, 64, sizeof(pool));
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 64, false, &a), 0); /* 61..64 */
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 64, false, &b), 0); /* 57..60 */
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 64, false, &c), 0); /* 53..56 */
+	assert_int_equal(b, 57);
+	assert_int_equal(mmchal_iova_free(&v, b), 0);
+	/* Hole 57..60 holds no aligned block of 4; 56 and below are free from 52. */
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 64, true, &s), 0);
+	assert_int_equal(s, 48);
+	/* An aligned 2-page block fits in the hole at 58. */
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 64, true, &s), 0);
+	assert_int_equal(s, 58);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_limits_and_errors(void **state)
+{
+	uint64_t s;
+
+	(void)state;
+	init(100, 199, sizeof(pool));
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 99, false, &s), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_iova_alloc(&v, 101, 199, false, &s), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_iova_alloc(&v, 65, 199, true, &s), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_iova_alloc(&v, 0, 199, false, &s), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_alloc(NULL, 1, 199, false, &s), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 199, false, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_alloc(&v, 100, 199, false, &s), 0);
+	assert_int_equal(s, 100);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 199, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_free(&v, 100), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 10, 104, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_alloc(&v, 5, 104, false, &s), 0);
+	assert_int_equal(s, 100);
+}
+
+static void test_free_unknown(void **state)
+{
+	uint64_t s, n;
+
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	assert_int_equal(mmchal_iova_free(&v, 5), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_alloc(&v, 10, 1000, false, &s), 0);
+	assert_int_equal(mmchal_iova_free(&v, s + 1u), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_free(NULL, s), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_find(&v, s + 9u, &s, &n), 0);
+	assert_int_equal(s, 991);
+	assert_int_equal(n, 10);
+	assert_int_equal(mmchal_iova_find(&v, 990, &s, &n), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_free(&v, 991), 0);
+	assert_int_equal(mmchal_iova_free(&v, 991), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_find(&v, 991, NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* Exactly the documented pool bound holds n live ranges in every pattern
+ * tried; one node fewer than needed is ENOMEM with nothing changed. */
+static void test_pool_bound_and_exhaustion(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s;
+	uint32_t i;
+
+	(void)state;
+	/* Every other page, so no two ranges merge and every leaf fills. */
+	init(1, 4000, MMCHAL_IOVA_POOL_BYTES(600));
+	for (i = 0; i < 600; i++) {
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 4000 - 2u * i, false, &s), 0);
+		assert_int_equal(s, 4000 - 2u * i);
+	}
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Free every other one, then refill: still within the bound. */
+	for (i = 0; i < 600; i += 2)
+		assert_int_equal(mmchal_iova_free(&v, 4000 - 2u * i), 0);
+	for (i = 0; i < 600; i += 2)
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 4000 - 2u * i, false, &s), 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* A pool of one node: 16 ranges fit, the 17th needs a split. */
+	init(1, 4000, MMCHAL_IOVA_NODE_SIZE);
+	for (i = 0; i < MMCHAL_IOVA_FANOUT; i++)
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 4000 - 2u * i, false, &s), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 3000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.live_ranges, MMCHAL_IOVA_FANOUT);
+	assert_int_equal(st.failures, 1);
+	assert_int_equal(st.nodes_used, 1);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Freeing never needs a node. */
+	assert_int_equal(mmchal_iova_free(&v, 4000), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 3000, false, &s), 0);
+	assert_int_equal(s, 3000);
+}
+
+static void test_stats_and_visits(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s;
+
+	(void)state;
+	init(1, 1u << 20, sizeof(pool));
+	for (uint32_t i = 0; i < 500; i++)
+		assert_int_equal(mmchal_iova_alloc(&v, 1u + i % 7u, 1u << 20, false, &s), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.live_ranges, 500);
+	assert_true(st.height >= 2u && st.height <= 4u);
+	assert_true(st.max_visits >= 1u && st.max_visits <= 4u * st.height + 4u);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.max_visits, 0);
+	assert_int_equal(mmchal_iova_get_stats(NULL, &st), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_check(NULL), MMCHAL_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_errors),
+		cmocka_unit_test(test_top_down),
+		cmocka_unit_test(test_alignment),
+		cmocka_unit_test(test_alignment_exact_hole),
+		cmocka_unit_test(test_limits_and_errors),
+		cmocka_unit_test(test_free_unknown),
+		cmocka_unit_test(test_pool_bound_and_exhaustion),
+		cmocka_unit_test(test_stats_and_visits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

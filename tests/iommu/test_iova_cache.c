@@ -1,0 +1,188 @@
+/*
+ * Tests of the per-size cache (src/iommu/iova_cache.c): hits and misses,
+ * limit and alignment of cached entries, full bins, double free, flush, and
+ * the interplay with the plain free.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <mmchal/error.h>
+#include <mmchal/iova.h>
+
+#define DEPTH 4u
+
+static uint64_t pool[MMCHAL_IOVA_POOL_BYTES(2000) / 8u];
+static uint64_t cache[MMCHAL_IOVA_CACHE_BYTES(MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT, DEPTH) / 8u];
+static struct mmchal_iova v;
+
+static void init(uint32_t flags)
+{
+	struct mmchal_iova_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = (1u << 20) - 1u;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = cache;
+	cfg.cache_mem_size = sizeof(cache);
+	cfg.cache_depth = DEPTH;
+	cfg.flags = flags;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+}
+
+static void test_cfg_errors(void **state)
+{
+	struct mmchal_iova_cfg cfg;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = cache;
+	cfg.cache_mem_size = 512u * 8u; /* one word per size: no room for an entry */
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.cache_mem_size = sizeof(cache);
+	cfg.cache_depth = DEPTH + 1u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.cache_depth = 0;
+	cfg.cache_max_pages = 70000u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+}
+
+static void test_hit_every_size(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s, t;
+
+	(void)state;
+	init(0);
+	for (uint64_t n = 1; n <= 512u; n++) {
+		assert_int_equal(mmchal_iova_alloc_cached(&v, n, (1u << 20) - 1u, true, &s), 0);
+		assert_int_equal(mmchal_iova_free_cached(&v, s, n), 0);
+		assert_int_equal(mmchal_iova_alloc_cached(&v, n, (1u << 20) - 1u, true, &t), 0);
+		assert_int_equal(t, s);
+		assert_int_equal(mmchal_iova_free_cached(&v, t, n), 0);
+	}
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cache_hits, 512);
+	assert_int_equal(st.cache_misses, 512);
+	assert_int_equal(st.cached_ranges, 512);
+	assert_int_equal(st.live_ranges, 512);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_cache_flush(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, 0);
+	assert_int_equal(st.live_ranges, 0);
+	assert_int_equal(st.live_pages, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_limit_and_alignment_respected(void **state)
+{
+	uint64_t s, t;
+
+	(void)state;
+	init(0);
+	/* An unaligned 3-page range at the top: 1048573..1048575. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, (1u << 20) - 1u, false, &s), 0);
+	assert_int_equal(s, (1u << 20) - 3u);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 3), 0);
+	/* Cached entry too high for this limit: miss, fresh range below it. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, 1000, false, &t), 0);
+	assert_int_equal(t, 998);
+	/* Cached entry not aligned to 4: miss. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, (1u << 20) - 1u, true, &t), 0);
+	assert_int_equal(t & 3u, 0);
+	assert_int_not_equal(t, s);
+	/* Sizes above the cached maximum go straight to the tree. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 513, (1u << 20) - 1u, false, &t), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, t, 513), 0);
+	assert_int_equal(mmchal_iova_find(&v, t, NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_full_bin_and_double_free(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s[DEPTH + 2u];
+
+	(void)state;
+	init(0);
+	for (uint32_t i = 0; i < DEPTH + 2u; i++)
+		assert_int_equal(mmchal_iova_alloc(&v, 2, (1u << 20) - 1u, false, &s[i]), 0);
+	for (uint32_t i = 0; i < DEPTH; i++)
+		assert_int_equal(mmchal_iova_free_cached(&v, s[i], 2), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s[0], 2), MMCHAL_EALREADY);
+	/* Plain free of a cached range is a double free too. */
+	assert_int_equal(mmchal_iova_free(&v, s[1]), MMCHAL_EALREADY);
+	/* Full bin: the next one is freed in the tree. */
+	assert_int_equal(mmchal_iova_free_cached(&v, s[DEPTH], 2), 0);
+	assert_int_equal(mmchal_iova_find(&v, s[DEPTH], NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_free_cached(&v, s[DEPTH], 2), MMCHAL_ENOENT);
+	/* Wrong size for a live range, caught when it goes to the tree. */
+	assert_int_equal(mmchal_iova_free_cached(&v, s[DEPTH + 1u], 700), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free_cached(&v, 0, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free_cached(&v, (1u << 20) - 1u, 2), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free_cached(&v, 5, 0), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, DEPTH);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_checked_mode(void **state)
+{
+	uint64_t s;
+
+	(void)state;
+	init(MMCHAL_IOVA_F_CHECK_CACHED);
+	assert_int_equal(mmchal_iova_alloc(&v, 4, (1u << 20) - 1u, false, &s), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s + 1u, 3), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 3), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free_cached(&v, 1000, 3), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 4), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 4), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_no_cache(void **state)
+{
+	struct mmchal_iova_cfg cfg;
+	uint64_t s;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 2, 1000, false, &s), 0);
+	assert_int_equal(s, 999);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 2), 0);
+	assert_int_equal(mmchal_iova_find(&v, s, NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_cache_flush(&v), 0);
+	assert_int_equal(mmchal_iova_cache_flush(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_alloc_cached(NULL, 2, 1000, false, &s), MMCHAL_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cfg_errors),
+		cmocka_unit_test(test_hit_every_size),
+		cmocka_unit_test(test_limit_and_alignment_respected),
+		cmocka_unit_test(test_full_bin_and_double_free),
+		cmocka_unit_test(test_checked_mode),
+		cmocka_unit_test(test_no_cache),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
