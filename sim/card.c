@@ -1,0 +1,372 @@
+/*
+ * Card model, common part: slot insertion, command dispatch by card type, R1
+ * status, block data, busy, and the bus mode the card is in.
+ *
+ * State rules (PROTOCOL.md section 2, SD spec 4.10 section 4.6.1): an illegal
+ * command gets no response, keeps the state and sets ILLEGAL_COMMAND, which
+ * the next R1 reports and clears; CURRENT_STATE is the state in which the
+ * command was received.
+ */
+#include "sim_priv.h"
+
+#define R1_OUT_OF_RANGE (1u << 31)
+#define R1_ILLEGAL      (1u << 22)
+#define R1_READY        (1u << 8)
+#define R1_APP          (1u << 5)
+
+int mmchal_sim_card_defaults(enum mmchal_sim_card_kind kind, struct mmchal_sim_card_config *cfg)
+{
+	if (!cfg)
+		return MMCHAL_EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->kind = kind;
+	cfg->serial = 0x0badcafeu;
+	cfg->powerup_ns = 1000000u;
+	switch (kind) {
+	case MMCHAL_SIM_CARD_SD:
+		cfg->capacity = 64ull << 20;
+		cfg->rca = 0xb368u;
+		cfg->cmd23 = true;
+		cfg->uhs = true;
+		cfg->read_latency_ns = 400000u;
+		cfg->read_rate = 80000000u;
+		cfg->write_rate = 40000000u;
+		cfg->write_busy_ns = 2000000u;
+		cfg->switch_busy_ns = 0;
+		return 0;
+	case MMCHAL_SIM_CARD_MMC:
+		cfg->capacity = 64ull << 20;
+		cfg->mmc_card_type = 0x57u;
+		cfg->read_latency_ns = 75000u;
+		cfg->read_rate = 250000000u;
+		cfg->write_rate = 125000000u;
+		cfg->write_busy_ns = 44000u;
+		cfg->switch_busy_ns = 100000u;
+		return 0;
+	case MMCHAL_SIM_CARD_SDIO:
+		cfg->capacity = 4096u;
+		cfg->rca = 0x0001u;
+		cfg->read_latency_ns = 10000u;
+		return 0;
+	default:
+		memset(cfg, 0, sizeof(*cfg));
+		return MMCHAL_EINVAL;
+	}
+}
+
+static bool cfg_valid(const struct mmchal_sim_card_config *cfg)
+{
+	switch (cfg->kind) {
+	case MMCHAL_SIM_CARD_SD:
+		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) && cfg->rca &&
+		       cfg->capacity / (512u * 1024u) <= (1ull << 22);
+	case MMCHAL_SIM_CARD_MMC:
+		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) &&
+		       cfg->capacity / 512u <= UINT32_MAX;
+	case MMCHAL_SIM_CARD_SDIO:
+		return cfg->capacity && cfg->capacity <= 131072u && cfg->rca;
+	default:
+		return false;
+	}
+}
+
+int mmchal_sim_card_insert(struct mmchal_sim *sim, const struct mmchal_sim_card_config *cfg)
+{
+	struct sim_card *c;
+
+	if (!sim || !cfg || !cfg_valid(cfg))
+		return MMCHAL_EINVAL;
+	c = &sim->card;
+	if (c->present)
+		return MMCHAL_EBUSY;
+	card_free_(sim);
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	if (cfg->store) {
+		c->store = cfg->store;
+	} else {
+		if (cfg->capacity > SIZE_MAX)
+			return MMCHAL_ENOMEM;
+		c->store = calloc(1, (size_t)cfg->capacity);
+		if (!c->store)
+			return MMCHAL_ENOMEM;
+		c->own_store = true;
+	}
+	c->present = true;
+	c->state = MMCHAL_SIM_ST_IDLE;
+	c->width = 1;
+	c->timing = MMCHAL_TIMING_LEGACY;
+	c->powerup_start = T_NEVER;
+	if (cfg->kind == MMCHAL_SIM_CARD_SD)
+		sd_init_regs_(c);
+	else if (cfg->kind == MMCHAL_SIM_CARD_MMC)
+		mmc_init_regs_(c);
+	else
+		sdio_init_regs_(c);
+	sdhi_card_changed_(sim, true);
+	return 0;
+}
+
+int mmchal_sim_card_remove(struct mmchal_sim *sim)
+{
+	if (!sim)
+		return MMCHAL_EINVAL;
+	if (!sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	/* The store stays until the next insert or destroy, for inspection. */
+	sim->card.present = false;
+	sim->card.busy = false;
+	sim->card.stuck = false;
+	sim->ev[EV_BUSY] = T_NEVER;
+	sdhi_card_changed_(sim, false);
+	return 0;
+}
+
+void card_free_(struct mmchal_sim *sim)
+{
+	if (sim->card.own_store)
+		free(sim->card.store);
+	sim->card.store = NULL;
+	sim->card.own_store = false;
+}
+
+uint8_t *mmchal_sim_card_store(struct mmchal_sim *sim, uint64_t *size)
+{
+	if (!sim || !sim->card.present)
+		return NULL;
+	if (size)
+		*size = sim->card.cfg.capacity;
+	return sim->card.store;
+}
+
+int mmchal_sim_card_state(const struct mmchal_sim *sim)
+{
+	if (!sim || !sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	return sim->card.state;
+}
+
+int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index)
+{
+	if (!sim || !sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	if (sim->card.cfg.kind != MMCHAL_SIM_CARD_MMC || index >= 512u)
+		return MMCHAL_EINVAL;
+	return sim->card.ext_csd[index];
+}
+
+int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing)
+{
+	if (!sim || !sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	if (width)
+		*width = sim->card.width;
+	if (timing)
+		*timing = sim->card.timing;
+	return 0;
+}
+
+uint64_t card_clock_max_(const struct mmchal_sim *sim)
+{
+	const struct sim_card *c = &sim->card;
+
+	if (!c->present)
+		return UINT64_MAX;
+	switch (c->timing) {
+	case MMCHAL_TIMING_LEGACY:
+		return c->cfg.kind == MMCHAL_SIM_CARD_MMC ? 26000000u : 25000000u;
+	case MMCHAL_TIMING_SD_HS:
+	case MMCHAL_TIMING_UHS_SDR25:
+	case MMCHAL_TIMING_UHS_DDR50:
+		return 50000000u;
+	case MMCHAL_TIMING_MMC_HS:
+	case MMCHAL_TIMING_MMC_DDR52:
+		return 52000000u;
+	case MMCHAL_TIMING_UHS_SDR12:
+		return 25000000u;
+	case MMCHAL_TIMING_UHS_SDR50:
+		return 100000000u;
+	case MMCHAL_TIMING_UHS_SDR104:
+		return 208000000u;
+	case MMCHAL_TIMING_MMC_HS200:
+	case MMCHAL_TIMING_MMC_HS400:
+		return 200000000u;
+	default:
+		return 25000000u;
+	}
+}
+
+bool card_ddr_(const struct mmchal_sim *sim)
+{
+	enum mmchal_timing t = sim->card.timing;
+
+	return t == MMCHAL_TIMING_UHS_DDR50 || t == MMCHAL_TIMING_MMC_DDR52 ||
+	       t == MMCHAL_TIMING_MMC_HS400;
+}
+
+bool card_dat0_busy_(const struct mmchal_sim *sim)
+{
+	return sim->card.present && (sim->card.busy || sim->card.stuck);
+}
+
+void card_busy_end_(struct mmchal_sim *sim)
+{
+	struct sim_card *c = &sim->card;
+
+	if (!c->present || c->stuck)
+		return;
+	c->busy = false;
+	if (c->state == MMCHAL_SIM_ST_PRG)
+		c->state = MMCHAL_SIM_ST_TRAN;
+	else if (c->state == MMCHAL_SIM_ST_DIS)
+		c->state = MMCHAL_SIM_ST_STBY;
+}
+
+/* CRC7 (x^7 + x^3 + 1) over the first 15 bytes, stored as byte 15 = crc << 1 | 1. */
+void card_crc7_fill_(uint8_t reg[16])
+{
+	uint8_t crc = 0;
+
+	for (unsigned i = 0; i < 15; i++) {
+		for (int b = 7; b >= 0; b--) {
+			uint8_t in = (uint8_t)((reg[i] >> b) & 1u);
+			uint8_t top = (uint8_t)((crc >> 6) & 1u);
+
+			crc = (uint8_t)((crc << 1) & 0x7fu);
+			if (in ^ top)
+				crc ^= 0x09u;
+		}
+	}
+	reg[15] = (uint8_t)((crc << 1) | 1u);
+}
+
+uint32_t card_r1_(struct mmchal_sim *sim, int state_at_cmd)
+{
+	struct sim_card *c = &sim->card;
+	uint32_t v = c->pending | ((uint32_t)state_at_cmd << 9);
+
+	if (!c->busy && !c->stuck && c->state != MMCHAL_SIM_ST_PRG)
+		v |= R1_READY;
+	if (c->cur_app)
+		v |= R1_APP;
+	/* Error bits are cleared once a response has carried them. */
+	c->pending = 0;
+	return v;
+}
+
+void card_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r)
+{
+	struct sim_card *c = &sim->card;
+	uint32_t sbc = c->sbc_armed ? c->sbc : 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!c->present || c->state == MMCHAL_SIM_ST_INA)
+		return;
+	c->cur_app = c->app;
+	c->app = false;
+	/* CMD23 applies only to a CMD18/25 that follows it at once (QEMU sd.c). */
+	c->sbc_armed = false;
+	c->sbc = sbc;
+	switch (c->cfg.kind) {
+	case MMCHAL_SIM_CARD_SD:
+		sd_cmd_(sim, idx, arg, r);
+		break;
+	case MMCHAL_SIM_CARD_MMC:
+		mmc_cmd_(sim, idx, arg, r);
+		break;
+	default:
+		sdio_cmd_(sim, idx, arg, r);
+		break;
+	}
+	if (!c->sbc_armed)
+		c->sbc = 0;
+	c->cur_app = false;
+}
+
+int card_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len)
+{
+	struct sim_card *c = &sim->card;
+
+	if (!c->present || c->state != MMCHAL_SIM_ST_DATA)
+		return -2;
+	if (c->payload_mode) {
+		if (len != c->payload_len)
+			return -1;
+		memcpy(buf, c->payload, len);
+		c->payload_mode = false;
+		c->state = MMCHAL_SIM_ST_TRAN;
+		return 0;
+	}
+	if (c->cfg.kind == MMCHAL_SIM_CARD_SDIO)
+		return sdio_read_block_(sim, buf, len);
+	if (len != 512u)
+		return -1;
+	if (c->addr + 512u > c->cfg.capacity) {
+		c->pending |= R1_OUT_OF_RANGE;
+		return -2;
+	}
+	memcpy(buf, c->store + c->addr, 512u);
+	c->addr += 512u;
+	if (c->counted && --c->left == 0)
+		c->state = MMCHAL_SIM_ST_TRAN;
+	return 0;
+}
+
+int card_write_block_(struct mmchal_sim *sim, const uint8_t *buf, uint32_t len, uint64_t t_end,
+		      bool *done)
+{
+	struct sim_card *c = &sim->card;
+
+	*done = false;
+	if (!c->present || c->state != MMCHAL_SIM_ST_RCV)
+		return -1;
+	if (c->cfg.kind == MMCHAL_SIM_CARD_SDIO)
+		return sdio_write_block_(sim, buf, len);
+	if (len != 512u)
+		return -1;
+	if (c->addr + 512u > c->cfg.capacity) {
+		c->pending |= R1_OUT_OF_RANGE;
+		return -1;
+	}
+	memcpy(c->store + c->addr, buf, 512u);
+	c->addr += 512u;
+	c->wr_blocks++;
+	if (t_end > c->media_done)
+		c->media_done = t_end;
+	if (c->counted && --c->left == 0) {
+		c->state = MMCHAL_SIM_ST_PRG;
+		*done = true;
+	}
+	return 0;
+}
+
+void card_data_end_(struct mmchal_sim *sim)
+{
+	(void)sim;
+}
+
+/* Set bits [hi:lo] of a big-endian register of @bytes bytes (bit 0 = last byte's LSB). */
+void card_set_bits_(uint8_t *reg, unsigned bytes, unsigned hi, unsigned lo, uint64_t val)
+{
+	for (unsigned b = lo; b <= hi; b++) {
+		unsigned byte = bytes - 1u - b / 8u;
+		uint8_t m = (uint8_t)(1u << (b % 8u));
+
+		if ((val >> (b - lo)) & 1u)
+			reg[byte] |= m;
+		else
+			reg[byte] &= (uint8_t)~m;
+	}
+}
+
+void card_illegal_(struct sim_card *c, struct card_resp *r)
+{
+	c->pending |= R1_ILLEGAL;
+	r->kind = RESP_NONE;
+}
+
+void card_r1_resp_(struct mmchal_sim *sim, int st0, struct card_resp *r)
+{
+	r->kind = RESP_48;
+	r->val = card_r1_(sim, st0);
+}
