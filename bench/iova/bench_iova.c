@@ -114,6 +114,8 @@ struct run_result {
 	double ns_per_op;
 	double populate_s;
 	uint32_t max_visits;
+	uint64_t hits;
+	uint64_t misses;
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -233,6 +235,8 @@ static void run_once(const struct workload *w, uint64_t n, double *samples, size
 	res->ns_per_op = (t1 - t0) * 1e9 / (double)w->ops;
 	mmchal_iova_get_stats(&v, &st);
 	res->max_visits = st.max_visits;
+	res->hits = st.cache_hits;
+	res->misses = st.cache_misses;
 	check_phase(&v, "after ops");
 	if (w->kind == K_W4) {
 		mmchal_iova_cache_flush(&v);
@@ -250,6 +254,7 @@ static void run_case(const struct workload *w, uint64_t n, int runs)
 	double *samples = malloc(cap * sizeof(double));
 	double med[16], pop[16];
 	uint32_t maxv = 0;
+	uint64_t hits = 0, misses = 0;
 
 	if (!samples) {
 		fprintf(stderr, "bench_iova: out of memory\n");
@@ -263,14 +268,19 @@ static void run_case(const struct workload *w, uint64_t n, int runs)
 		pop[r] = res.populate_s;
 		if (res.max_visits > maxv)
 			maxv = res.max_visits;
+		hits += res.hits;
+		misses += res.misses;
 	}
 	qsort(med, (size_t)runs, sizeof(double), cmp_double);
 	qsort(pop, (size_t)runs, sizeof(double), cmp_double);
 	qsort(samples, ns, sizeof(double), cmp_double);
 	printf("iova %s n=%" PRIu64 " median_ns=%.1f p999_ns=%.0f max_visits=%" PRIu32
-	       " populate_s=%.2f ops_per_s=%.0f batch=%u%s\n",
+	       " populate_s=%.2f ops_per_s=%.0f batch=%u",
 	       w->name, n, med[runs / 2], samples[(size_t)((double)(ns - 1u) * 0.999)], maxv,
-	       pop[runs / 2], 1e9 / med[runs / 2], w->batch, verify ? " verified" : "");
+	       pop[runs / 2], 1e9 / med[runs / 2], w->batch);
+	if (w->kind == K_W4)
+		printf(" cache_hit_pct=%.3f", 100.0 * (double)hits / (double)(hits + misses));
+	printf("%s\n", verify ? " verified" : "");
 	fflush(stdout);
 	free(samples);
 }
