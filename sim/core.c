@@ -399,6 +399,8 @@ static uint64_t do_read(struct mmchal_sim *sim, uint32_t off, uint32_t width)
 		return idmac_read_(sim, off);
 	if (off & ((1u << sim->cfg.bus_shift) - 1u))
 		return 0;
+	if ((off >> sim->cfg.bus_shift) == SD_SECCNT)
+		return sdhi_seccnt_read_(sim, width);
 	/* A wider access to a 16-bit register returns it zero-extended. */
 	v = sdhi_read_(sim, off >> sim->cfg.bus_shift);
 	return v;
@@ -417,6 +419,10 @@ static void do_write(struct mmchal_sim *sim, uint32_t off, uint64_t val, uint32_
 	}
 	if (off & ((1u << sim->cfg.bus_shift) - 1u))
 		return;
+	if ((off >> sim->cfg.bus_shift) == SD_SECCNT) {
+		sdhi_seccnt_write_(sim, width, (uint32_t)val);
+		return;
+	}
 	sdhi_write_(sim, off >> sim->cfg.bus_shift, (uint16_t)val);
 }
 

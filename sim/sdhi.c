@@ -66,6 +66,26 @@ void sdhi_reset_(struct mmchal_sim *sim)
 	data_abort_(sim);
 }
 
+/*
+ * The block counter is one 32-bit access at its own offset from VERSION 0xcb0d
+ * on (Linux sd_ctrl_write32 on CTL_XFER_BLK_COUNT); the next logical offset is
+ * SD_RSP10, so it cannot be two 16-bit halves.
+ */
+uint32_t sdhi_seccnt_read_(const struct mmchal_sim *sim, uint32_t width)
+{
+	if (width >= 4 && sim->cfg.version >= 0xcb0du)
+		return sim->seccnt;
+	return sim->seccnt & 0xffffu;
+}
+
+void sdhi_seccnt_write_(struct mmchal_sim *sim, uint32_t width, uint32_t val)
+{
+	if (width >= 4 && sim->cfg.version >= 0xcb0du)
+		sim->seccnt = val;
+	else
+		sim->seccnt = val & 0xffffu;
+}
+
 uint32_t sdhi_port_width_(const struct mmchal_sim *sim)
 {
 	if (sim->cfg.version >= 0xcc10u) {
@@ -313,9 +333,6 @@ uint16_t sdhi_read_(struct mmchal_sim *sim, uint32_t reg)
 		return sim->stop;
 	case SD_SECCNT:
 		return (uint16_t)sim->seccnt;
-	case SD_SECCNT + 2:
-		/* The high half exists only with the 32-bit counter (VERSION >= 0xcb0d). */
-		return sim->cfg.version >= 0xcb0du ? (uint16_t)(sim->seccnt >> 16) : 0;
 	case SD_INFO1:
 		return (uint16_t)sdhi_status_(sim);
 	case SD_INFO2:
@@ -385,11 +402,7 @@ void sdhi_write_(struct mmchal_sim *sim, uint32_t reg, uint16_t val)
 			data_stop_req_(sim);
 		break;
 	case SD_SECCNT:
-		sim->seccnt = (sim->seccnt & 0xffff0000u) | val;
-		break;
-	case SD_SECCNT + 2:
-		if (sim->cfg.version >= 0xcb0du)
-			sim->seccnt = (sim->seccnt & 0xffffu) | ((uint32_t)val << 16);
+		sim->seccnt = val;
 		break;
 	case SD_INFO1:
 		sim->info &= ((uint32_t)val | 0xffff0000u);

@@ -302,6 +302,8 @@ void sdhi_reset_(struct mmchal_sim *sim);
 uint16_t sdhi_read_(struct mmchal_sim *sim, uint32_t reg);
 void sdhi_write_(struct mmchal_sim *sim, uint32_t reg, uint16_t val);
 uint32_t sdhi_port_width_(const struct mmchal_sim *sim);
+uint32_t sdhi_seccnt_read_(const struct mmchal_sim *sim, uint32_t width);
+void sdhi_seccnt_write_(struct mmchal_sim *sim, uint32_t width, uint32_t val);
 uint64_t sdhi_port_read_(struct mmchal_sim *sim, uint32_t width);
 void sdhi_port_write_(struct mmchal_sim *sim, uint32_t width, uint64_t val);
 void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev);
