@@ -29,7 +29,7 @@
  */
 __asm__(".option push\n"
 	".option arch, +zicsr\n"
-	".section .text.init,\"ax\",@progbits\n"
+	".section .mmt_entry,\"ax\",@progbits\n"
 	".globl _start\n"
 	"_start:\n"
 	"	csrr t0, mhartid\n"
