@@ -73,6 +73,17 @@ variant() {
 		fail "$name: find_package found mmchal outside $prefix"
 	cmake --build "$dir/find_package" >>"$dir.log"
 	check "$name find_package" "$fdt" "$dir/find_package/consumer"
+	# A package built with libfdt must say so when the consumer has none.
+	if [ "$fdt" = 1 ]; then
+		if cmake -S "$here/find_package" -B "$dir/find_package_nofdt" \
+			-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_DISABLE_FIND_PACKAGE_LibFDT=ON \
+			>"$dir/nofdt.log" 2>&1; then
+			fail "$name: find_package succeeded without libfdt"
+		fi
+		grep -q "built with libfdt, which was not found" "$dir/nofdt.log" ||
+			fail "$name: no clear message when libfdt is missing"
+		echo "ok: $name find_package without libfdt fails clearly"
+	fi
 
 	# (b) pkg-config, looking only at the installed prefix
 	pc=$(find "$prefix" -name mmchal.pc -print -quit)
