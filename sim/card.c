@@ -340,11 +340,6 @@ int card_write_block_(struct mmchal_sim *sim, const uint8_t *buf, uint32_t len, 
 	return 0;
 }
 
-void card_data_end_(struct mmchal_sim *sim)
-{
-	(void)sim;
-}
-
 /* Set bits [hi:lo] of a big-endian register of @bytes bytes (bit 0 = last byte's LSB). */
 void card_set_bits_(uint8_t *reg, unsigned bytes, unsigned hi, unsigned lo, uint64_t val)
 {

@@ -18,8 +18,8 @@ int mmchal_sim_config_defaults(struct mmchal_sim_config *cfg, enum mmchal_sim_so
 	cfg->bus_shift = soc == MMCHAL_SIM_SOC_GEN3 ? 2 : 1;
 	cfg->version = soc == MMCHAL_SIM_SOC_GEN3 ? 0xcd10u : 0xcb0du;
 	cfg->base_clock_hz = 200000000u;
-	/* SDHI0 of R-Car H3 (r8a7795.dtsi) and of R-Car H2 (r8a7790.dtsi). */
-	cfg->reg_phys = soc == MMCHAL_SIM_SOC_GEN3 ? 0xee100000u : 0xee100000u;
+	/* SDHI0 (mmc@ee100000) of R-Car Gen2 and Gen3 boards (shared/data/dt). */
+	cfg->reg_phys = 0xee100000u;
 	cfg->rx_port_offset = 0x2000u;
 	cfg->reg_access_ns = 100u;
 	cfg->irq_latency_ns = 2000u;

@@ -353,7 +353,6 @@ void card_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_re
 int card_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len);
 int card_write_block_(struct mmchal_sim *sim, const uint8_t *buf, uint32_t len, uint64_t t_end,
 		      bool *done);
-void card_data_end_(struct mmchal_sim *sim);
 void card_busy_end_(struct mmchal_sim *sim);
 bool card_dat0_busy_(const struct mmchal_sim *sim);
 uint64_t card_clock_max_(const struct mmchal_sim *sim);

@@ -116,6 +116,10 @@ static inline uint32_t drv_wait(struct drv *d, uint32_t bits, uint64_t timeout_n
 
 		if ((st & bits) == bits || (st & S_ERRORS))
 			return st;
+		/* An internal DMAC error ends the wait too (the line stays high for it). */
+		if ((mmchal_bus_rd16(&d->bus, R_VERSION) & 0xffu) >= 0x10u &&
+		    mmchal_bus_raw_rd32(&d->bus, DM_INFO2))
+			return st;
 		if (mmchal_sim_now(d->sim) >= deadline)
 			return st;
 		mmchal_sim_run(d->sim, deadline);
