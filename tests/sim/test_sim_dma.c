@@ -517,6 +517,54 @@ static void test_fault_random_deterministic(void **state)
 	assert_int_equal(mmchal_sim_fault_random(NULL, 1, 1, 1), MMCHAL_EINVAL);
 }
 
+/* The page table grows and deletes correctly under many scattered mappings. */
+static void test_iommu_table_stress(void **state)
+{
+	struct mmchal_sim *sim;
+	struct mmchal_iommu io;
+	struct mmchal_sim_iommu_stats st;
+	const unsigned n = 5000;
+
+	(void)state;
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_iommu_attach(sim, NULL), 0);
+	mmchal_sim_iommu(sim, &io);
+	/* IOVA page k * 977 mod 2^20 (977 is odd: all distinct). */
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t iova = (((uint64_t)k * 977u) % (1u << 20) + 1u) * 4096u;
+
+		assert_int_equal(io.ops->map(io.ctx, iova, 0x40000000u + 4096ull * k, 4096,
+					     MMCHAL_IOMMU_READ),
+				 0);
+	}
+	for (unsigned k = 0; k < n; k += 2) {
+		uint64_t iova = (((uint64_t)k * 977u) % (1u << 20) + 1u) * 4096u;
+
+		assert_int_equal(io.ops->unmap(io.ctx, iova, 4096), 0);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t iova = (((uint64_t)k * 977u) % (1u << 20) + 1u) * 4096u;
+
+		if (k & 1u) {
+			assert_int_equal(io.ops->map(io.ctx, iova, 0, 4096, MMCHAL_IOMMU_READ),
+					 MMCHAL_EALREADY);
+		} else {
+			assert_int_equal(io.ops->unmap(io.ctx, iova, 4096), MMCHAL_ENOENT);
+			assert_int_equal(io.ops->map(io.ctx, iova, 0, 4096, MMCHAL_IOMMU_WRITE), 0);
+		}
+	}
+	mmchal_sim_iommu_stats(sim, &st);
+	assert_int_equal(st.mapped_pages, n);
+	assert_int_equal(st.maps, n + n / 2);
+	assert_int_equal(st.unmaps, n / 2);
+	/* A multi-page map that hits one mapped page changes nothing. */
+	assert_int_equal(io.ops->map(io.ctx, 4096, 0, 2u * 1024u * 1024u, MMCHAL_IOMMU_READ),
+			 MMCHAL_EALREADY);
+	mmchal_sim_iommu_stats(sim, &st);
+	assert_int_equal(st.mapped_pages, n);
+	mmchal_sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_fault_data_kinds),
 		cmocka_unit_test(test_fault_iommu_and_time),
 		cmocka_unit_test(test_fault_random_deterministic),
+		cmocka_unit_test(test_iommu_table_stress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

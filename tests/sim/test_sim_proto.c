@@ -475,6 +475,55 @@ static void test_stuck_busy_at_time(void **state)
 	drv_close(&d);
 }
 
+static void sdio_up(struct drv *d)
+{
+	drv_cmd(d, C_R3 | 5, 0x00ff8000u);
+	mmchal_sim_advance(d->sim, 1000000u);
+	assert_int_equal(drv_cmd(d, C_R3 | 5, 0x00ff8000u), 0);
+	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);
+	assert_int_equal(drv_cmd(d, C_R1B | 7, 1u << 16), 0);
+}
+
+static void test_sdio_block_mode(void **state)
+{
+	struct drv d;
+	uint8_t out[3 * 64], in[3 * 64];
+	uint8_t *store;
+
+	(void)state;
+	open_with(&d, MMCHAL_SIM_CARD_SDIO, NULL);
+	sdio_up(&d);
+	/* Function 1 block size 64 through FBR1 0x110/0x111. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, (1u << 31) | (0x110u << 9) | 64u), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, (1u << 31) | (0x111u << 9) | 0u), 0);
+	for (unsigned i = 0; i < sizeof(out); i++)
+		out[i] = (uint8_t)(200u - i);
+	/* CMD53 write, block mode, 3 blocks at 0x100, incrementing; no CMD12 for SDIO. */
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | C_NOA12 | 53,
+				       (1u << 31) | (1u << 28) | (1u << 27) | (1u << 26) |
+					       (0x100u << 9) | 3u,
+				       64, 3, out),
+			 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	assert_memory_equal(store + 0x100, out, sizeof(out));
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(drv_pio_read(&d, C_R1 | C_MULTI | C_NOA12 | 53,
+				      (1u << 28) | (1u << 27) | (1u << 26) | (0x100u << 9) | 3u, 64,
+				      3, in),
+			 0);
+	assert_memory_equal(in, out, sizeof(in));
+	/* Fixed address (op code 0): every byte comes from the same register. */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 53, (1u << 28) | (0x100u << 9) | 4u, 4, 1, in), 0);
+	assert_int_equal(in[0], out[0]);
+	assert_int_equal(in[3], out[0]);
+	/* Past the buffer: OUT_OF_RANGE in R5 and no data. */
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 53,
+				 (1u << 28) | (1u << 26) | (4095u << 9) | 8u),
+			 0);
+	assert_int_equal(d.rsp[0] & (1u << 8), 1u << 8);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_byte_mode_and_states),
 		cmocka_unit_test(test_port_seam),
 		cmocka_unit_test(test_stuck_busy_at_time),
+		cmocka_unit_test(test_sdio_block_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
