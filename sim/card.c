@@ -365,3 +365,40 @@ void card_r1_resp_(struct mmchal_sim *sim, int st0, struct card_resp *r)
 	r->kind = RESP_48;
 	r->val = card_r1_(sim, st0);
 }
+
+bool card_addressed_(const struct sim_card *c, uint32_t arg)
+{
+	return (arg >> 16) == c->rca;
+}
+
+/*
+ * CMD12 and CMD13 behave the same on SD memory and eMMC (SD Physical Layer
+ * 4.10 table 4-42; PROTOCOL.md section 1): STOP ends a read in the data state
+ * and sends a write in rcv to prg; SEND_STATUS answers in every addressed
+ * state from stby on. Returns false when the command is illegal in the state.
+ */
+bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
+			  int st0, struct card_resp *r)
+{
+	if (idx == 12 && st0 == MMCHAL_SIM_ST_DATA) {
+		card_r1_resp_(sim, st0, r);
+		r->busy_ns = 0;
+		c->payload_mode = false;
+		c->state = MMCHAL_SIM_ST_TRAN;
+		return true;
+	}
+	if (idx == 12 && st0 == MMCHAL_SIM_ST_RCV) {
+		card_r1_resp_(sim, st0, r);
+		c->state = MMCHAL_SIM_ST_PRG;
+		r->busy_ns = (c->media_done > sim->now ? c->media_done - sim->now : 0) +
+			     c->cfg.write_busy_ns;
+		return true;
+	}
+	if (idx == 13 && st0 >= MMCHAL_SIM_ST_STBY && st0 != MMCHAL_SIM_ST_INA) {
+		/* Not addressed: the card stays silent. */
+		if (card_addressed_(c, arg))
+			card_r1_resp_(sim, st0, r);
+		return true;
+	}
+	return false;
+}

@@ -77,11 +77,6 @@ void mmc_init_regs_(struct sim_card *c)
 	c->rca = 0;
 }
 
-static bool addressed(const struct sim_card *c, uint32_t arg)
-{
-	return (arg >> 16) == c->rca;
-}
-
 /* Bus mode from BUS_WIDTH and HS_TIMING (JEDEC 5.1, 7.4.65 / 7.4.67). */
 static void apply_mode(struct sim_card *c)
 {
@@ -259,12 +254,12 @@ void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_res
 			c->state = ST(PRG);
 		return;
 	case 7: /* SELECT/DESELECT_CARD */
-		if (st0 == ST(STBY) && addressed(c, arg)) {
+		if (st0 == ST(STBY) && card_addressed_(c, arg)) {
 			card_r1_resp_(sim, st0, r);
 			c->state = ST(TRAN);
 			return;
 		}
-		if ((st0 == ST(TRAN) || st0 == ST(DATA)) && !addressed(c, arg)) {
+		if ((st0 == ST(TRAN) || st0 == ST(DATA)) && !card_addressed_(c, arg)) {
 			c->state = ST(STBY);
 			return;
 		}
@@ -285,33 +280,16 @@ void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_res
 	case 10:
 		if (st0 != ST(STBY))
 			break;
-		if (!addressed(c, arg))
+		if (!card_addressed_(c, arg))
 			return;
 		r->kind = RESP_136;
 		memcpy(r->r2, idx == 9 ? c->csd : c->cid, 16);
 		return;
 	case 12: /* STOP_TRANSMISSION */
-		if (st0 == ST(DATA)) {
-			card_r1_resp_(sim, st0, r);
-			c->payload_mode = false;
-			c->state = ST(TRAN);
-			return;
-		}
-		if (st0 == ST(RCV)) {
-			card_r1_resp_(sim, st0, r);
-			c->state = ST(PRG);
-			r->busy_ns = (c->media_done > sim->now ? c->media_done - sim->now : 0) +
-				     c->cfg.write_busy_ns;
-			return;
-		}
-		break;
 	case 13: /* SEND_STATUS */
-		if (st0 < ST(STBY) || st0 == ST(INA))
-			break;
-		if (!addressed(c, arg))
+		if (card_stop_or_status_(sim, c, idx, arg, st0, r))
 			return;
-		card_r1_resp_(sim, st0, r);
-		return;
+		break;
 	case 16:
 		if (!tran)
 			break;

@@ -51,11 +51,6 @@ void sd_init_regs_(struct sim_card *c)
 	c->rca = 0;
 }
 
-static bool addressed(const struct sim_card *c, uint32_t arg)
-{
-	return (arg >> 16) == c->rca;
-}
-
 static int g1_of(enum mmchal_timing t)
 {
 	switch (t) {
@@ -283,13 +278,13 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		start_payload_read(sim, st0, r);
 		return;
 	case 7: /* SELECT/DESELECT_CARD */
-		if (st0 == ST(STBY) && addressed(c, arg)) {
+		if (st0 == ST(STBY) && card_addressed_(c, arg)) {
 			card_r1_resp_(sim, st0, r);
 			r->busy_ns = c->cfg.switch_busy_ns;
 			c->state = ST(TRAN);
 			return;
 		}
-		if ((st0 == ST(TRAN) || st0 == ST(DATA)) && !addressed(c, arg)) {
+		if ((st0 == ST(TRAN) || st0 == ST(DATA)) && !card_addressed_(c, arg)) {
 			c->state = ST(STBY);
 			return; /* not addressed: no response */
 		}
@@ -308,7 +303,7 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 	case 10: /* SEND_CID */
 		if (st0 != ST(STBY))
 			break;
-		if (!addressed(c, arg))
+		if (!card_addressed_(c, arg))
 			return;
 		r->kind = RESP_136;
 		memcpy(r->r2, idx == 9 ? c->csd : c->cid, 16);
@@ -319,28 +314,10 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		card_r1_resp_(sim, st0, r);
 		return;
 	case 12: /* STOP_TRANSMISSION */
-		if (st0 == ST(DATA)) {
-			card_r1_resp_(sim, st0, r);
-			r->busy_ns = 0;
-			c->payload_mode = false;
-			c->state = ST(TRAN);
-			return;
-		}
-		if (st0 == ST(RCV)) {
-			card_r1_resp_(sim, st0, r);
-			c->state = ST(PRG);
-			r->busy_ns = (c->media_done > sim->now ? c->media_done - sim->now : 0) +
-				     c->cfg.write_busy_ns;
-			return;
-		}
-		break;
 	case 13: /* SEND_STATUS */
-		if (st0 < ST(STBY) || st0 == ST(INA))
-			break;
-		if (!addressed(c, arg))
+		if (card_stop_or_status_(sim, c, idx, arg, st0, r))
 			return;
-		card_r1_resp_(sim, st0, r);
-		return;
+		break;
 	case 16: /* SET_BLOCKLEN: no effect on SDHC data commands */
 		if (!tran)
 			break;
@@ -366,7 +343,7 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 	case 55: /* APP_CMD: not in ready or ident */
 		if (st0 == ST(READY) || st0 == ST(IDENT))
 			break;
-		if (st0 != ST(IDLE) && !addressed(c, arg))
+		if (st0 != ST(IDLE) && !card_addressed_(c, arg))
 			return;
 		c->app = true;
 		c->cur_app = true;

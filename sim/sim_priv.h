@@ -363,6 +363,9 @@ uint32_t card_r1_(struct mmchal_sim *sim, int state_at_cmd);
 void card_set_bits_(uint8_t *reg, unsigned bytes, unsigned hi, unsigned lo, uint64_t val);
 void card_illegal_(struct sim_card *c, struct card_resp *r);
 void card_r1_resp_(struct mmchal_sim *sim, int st0, struct card_resp *r);
+bool card_addressed_(const struct sim_card *c, uint32_t arg);
+bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
+			  int st0, struct card_resp *r);
 
 /* card_sd.c, card_mmc.c, card_sdio.c */
 void sd_init_regs_(struct sim_card *c);
