@@ -402,3 +402,31 @@ bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t id
 	}
 	return false;
 }
+
+/*
+ * Enter the data phase of CMD17/18/24/25 at @p addr once the address checks
+ * passed: single-block commands count one block, multi-block ones the count
+ * a preceding CMD23 set (0 = open-ended, ended by CMD12).
+ */
+void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint64_t addr, bool wr,
+		    int st0, struct card_resp *r)
+{
+	card_r1_resp_(sim, st0, r);
+	c->addr = addr;
+	c->payload_mode = false;
+	if (idx == 17 || idx == 24) {
+		c->counted = true;
+		c->left = 1;
+	} else {
+		c->counted = c->sbc != 0;
+		c->left = c->sbc;
+	}
+	if (wr) {
+		c->wr_blocks = 0;
+		c->state = MMCHAL_SIM_ST_RCV;
+		r->data = CDATA_WRITE;
+	} else {
+		c->state = MMCHAL_SIM_ST_DATA;
+		r->data = CDATA_READ;
+	}
+}

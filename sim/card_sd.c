@@ -137,24 +137,7 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 		card_r1_resp_(sim, st0, r);
 		return;
 	}
-	card_r1_resp_(sim, st0, r);
-	c->addr = addr;
-	c->payload_mode = false;
-	if (idx == 17 || idx == 24) {
-		c->counted = true;
-		c->left = 1;
-	} else {
-		c->counted = c->sbc != 0;
-		c->left = c->sbc;
-	}
-	if (wr) {
-		c->wr_blocks = 0;
-		c->state = ST(RCV);
-		r->data = CDATA_WRITE;
-	} else {
-		c->state = ST(DATA);
-		r->data = CDATA_READ;
-	}
+	card_start_rw_(sim, c, idx, addr, wr, st0, r);
 }
 
 static void acmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0, struct card_resp *r)
