@@ -4,27 +4,11 @@
 # -ffreestanding to come from the compiler's own headers. The ISA string is
 # kept exactly rv64imac: an extra "_z..." part silently selects another
 # multilib (and libgcc). Tests run under QEMU's virt board; see tests/target/.
-set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR riscv64)
-
 set(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
 set(CMAKE_C_FLAGS_INIT "-march=rv64imac -mabi=lp64 -mcmodel=medany -ffreestanding")
-
-set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-
-# Dependencies come from the target's sysroot only, never from the host. An
-# empty CMAKE_FIND_ROOT_PATH would leave host paths unre-rooted, so default it
-# to the toolchain's own tree. Programs (QEMU, nm) are host tools.
-if(NOT CMAKE_FIND_ROOT_PATH)
-  set(CMAKE_FIND_ROOT_PATH /usr/lib/riscv64-unknown-elf)
-endif()
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
-# Without this pkg-config reports the host's cmocka/libfdt.
-set(ENV{PKG_CONFIG_LIBDIR} "${CMAKE_FIND_ROOT_PATH}/lib/pkgconfig:${CMAKE_FIND_ROOT_PATH}/share/pkgconfig")
-set(ENV{PKG_CONFIG_SYSROOT_DIR} "${CMAKE_FIND_ROOT_PATH}")
+set(MMCHAL_TOOLCHAIN_ROOT /usr/lib/riscv64-unknown-elf)
+include(${CMAKE_CURRENT_LIST_DIR}/bare-metal-common.cmake)
 
 # ctest prepends this to every target test; the ELF path comes last.
 # -bios none: no OpenSBI, the ELF starts in M-mode at 0x80000000.
