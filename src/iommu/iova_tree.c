@@ -181,7 +181,10 @@ static void node_place(iova_node_ *nd, unsigned int pos, const struct iova_item_
 	}
 	nd->key[pos] = it->key;
 	nd->end[pos] = it->end;
-	if (!nd->leaf) {
+	/* Test the item, not nd->leaf: an inner item always has a child, and
+	 * the compiler can then see that a leaf item's NULL child is never
+	 * dereferenced (-Wnull-dereference in cross -O3 builds). */
+	if (it->child) {
 		for (j = nd->n; j > pos; j--) {
 			nd->gap[j] = nd->gap[j - 1u];
 			nd->ord[j] = nd->ord[j - 1u];
