@@ -136,6 +136,9 @@ struct mmchal_iova {
 	uint64_t top_a;                /**< private: topmost free gap, first page */
 	uint64_t top_b;                /**< private: topmost free gap, last page; or the bound */
 	uint64_t *cache;               /**< private: per-size cache bins */
+	uint64_t cached;               /**< private: ranges held by the cache (kept apart from
+					    the counters so that the hit path updates them
+					    with scalar stores) */
 	uint32_t cache_max;            /**< private: largest cached size */
 	uint32_t cache_depth;          /**< private: ranges per bin */
 	uint32_t flags;                /**< private: MMCHAL_IOVA_F_* */

@@ -404,6 +404,7 @@ int mmchal_iova_get_stats(const struct mmchal_iova *v, struct mmchal_iova_stats 
 		return MMCHAL_EINVAL;
 	*st = v->st;
 	st->height = v->height;
+	st->cached_ranges = v->cached;
 	return 0;
 }
 

@@ -41,67 +41,107 @@ bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npa
 	return false;
 }
 
+/* Whether start is one of the last RECENT_CHECK entries of a bin of cnt. */
+static inline bool recently_cached(const uint64_t *bin, uint64_t cnt, uint64_t start)
+{
+	if (cnt >= RECENT_CHECK) {
+		/* No early exit: four compares cost less than the branches. */
+		return (bin[cnt] == start) | (bin[cnt - 1u] == start) | (bin[cnt - 2u] == start) |
+		       (bin[cnt - 3u] == start);
+	}
+	for (uint64_t j = cnt; j > 0; j--) {
+		if (bin[j] == start)
+			return true;
+	}
+	return false;
+}
+
+/* Kept out of line so that the hit paths below need no stack frame. */
+static __attribute__((noinline)) int alloc_miss(struct mmchal_iova *v, uint64_t npages,
+						uint64_t limit, bool size_aligned, uint64_t *start)
+{
+	v->st.cache_misses++;
+	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
+}
+
+/* MMCHAL_IOVA_F_CHECK_CACHED: the full double-free and ownership check. */
+static __attribute__((noinline)) int free_checked(struct mmchal_iova *v, uint64_t start,
+						  uint64_t npages)
+{
+	uint64_t s, n, size = npages, *bin;
+	int ret = mmchal_iova_find(v, start, &s, &n);
+
+	if (ret)
+		return ret;
+	if (s != start)
+		return MMCHAL_ENOENT;
+	if (n != npages)
+		return MMCHAL_EINVAL;
+	if (iova_cache_holds_(v, start, npages))
+		return MMCHAL_EALREADY;
+	bin = bin_of(v, npages);
+	if (bin[0] == v->cache_depth)
+		return iova_tree_free_(v, start, &size);
+	bin[bin[0] + 1u] = start;
+	bin[0]++;
+	v->cached++;
+	return 0;
+}
+
+static __attribute__((noinline)) int free_uncached(struct mmchal_iova *v, uint64_t start,
+						   uint64_t npages)
+{
+	uint64_t size = npages;
+
+	return iova_tree_free_(v, start, &size);
+}
+
 int mmchal_iova_alloc_cached(struct mmchal_iova *v, uint64_t npages, uint64_t limit,
 			     bool size_aligned, uint64_t *start)
 {
+	uint64_t *bin, cnt, x, mask;
+
 	if (!v || !start || npages == 0)
 		return MMCHAL_EINVAL;
-	if (v->cache && npages <= v->cache_max) {
-		uint64_t *bin = bin_of(v, npages);
-		uint64_t cnt = bin[0];
-
-		if (cnt != 0) {
-			uint64_t x = bin[cnt];
-
-			if (x + npages - 1u <= limit &&
-			    (!size_aligned || (x & (align_of(npages) - 1u)) == 0)) {
-				bin[0] = cnt - 1u;
-				v->st.cache_hits++;
-				v->st.cached_ranges--;
-				*start = x;
-				return 0;
-			}
-		}
-		v->st.cache_misses++;
-	}
-	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
+	/* cache_max is 0 without a cache. */
+	if (npages > v->cache_max)
+		return iova_tree_alloc_(v, npages, limit, size_aligned, start);
+	bin = bin_of(v, npages);
+	cnt = bin[0];
+	if (cnt == 0)
+		return alloc_miss(v, npages, limit, size_aligned, start);
+	x = bin[cnt];
+	mask = size_aligned ? align_of(npages) - 1u : 0;
+	if (x + npages - 1u > limit || (x & mask) != 0)
+		return alloc_miss(v, npages, limit, size_aligned, start);
+	bin[0] = cnt - 1u;
+	v->st.cache_hits++;
+	v->cached--;
+	*start = x;
+	return 0;
 }
 
 int mmchal_iova_free_cached(struct mmchal_iova *v, uint64_t start, uint64_t npages)
 {
-	uint64_t *bin, cnt, size = npages;
+	uint64_t *bin, cnt;
 
 	if (!v || npages == 0)
 		return MMCHAL_EINVAL;
 	if (start < v->ap_start || start > v->ap_end || npages - 1u > v->ap_end - start)
 		return MMCHAL_EINVAL;
-	if (!v->cache || npages > v->cache_max)
-		return iova_tree_free_(v, start, &size);
+	if (npages > v->cache_max)
+		return free_uncached(v, start, npages);
+	if (v->flags & MMCHAL_IOVA_F_CHECK_CACHED)
+		return free_checked(v, start, npages);
 	bin = bin_of(v, npages);
 	cnt = bin[0];
-	if (v->flags & MMCHAL_IOVA_F_CHECK_CACHED) {
-		uint64_t s, n;
-		int ret = mmchal_iova_find(v, start, &s, &n);
-
-		if (ret)
-			return ret;
-		if (s != start)
-			return MMCHAL_ENOENT;
-		if (n != npages)
-			return MMCHAL_EINVAL;
-		if (iova_cache_holds_(v, start, npages))
-			return MMCHAL_EALREADY;
-	} else {
-		for (uint64_t j = cnt; j > 0 && j + RECENT_CHECK > cnt; j--) {
-			if (bin[j] == start)
-				return MMCHAL_EALREADY;
-		}
-	}
+	if (recently_cached(bin, cnt, start))
+		return MMCHAL_EALREADY;
 	if (cnt == v->cache_depth)
-		return iova_tree_free_(v, start, &size);
+		return free_uncached(v, start, npages);
 	bin[cnt + 1u] = start;
 	bin[0] = cnt + 1u;
-	v->st.cached_ranges++;
+	v->cached++;
 	return 0;
 }
 
@@ -118,7 +158,7 @@ int mmchal_iova_cache_flush(struct mmchal_iova *v)
 			uint64_t start = bin[bin[0]], size = s;
 
 			bin[0]--;
-			v->st.cached_ranges--;
+			v->cached--;
 			/* Cannot fail: cached ranges are live in the tree
 			 * (mmchal_iova_check() verifies it). */
 			(void)iova_tree_free_(v, start, &size);

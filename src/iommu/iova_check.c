@@ -128,7 +128,7 @@ static int check_cache(const struct mmchal_iova *v)
 	uint64_t total = 0;
 
 	if (!v->cache)
-		return v->st.cached_ranges == 0 ? 0 : MMCHAL_EPROTO;
+		return v->cached == 0 ? 0 : MMCHAL_EPROTO;
 	for (uint64_t s = 1; s <= v->cache_max; s++) {
 		const uint64_t *bin = v->cache + (size_t)(s - 1u) * ((size_t)v->cache_depth + 1u);
 
@@ -146,7 +146,7 @@ static int check_cache(const struct mmchal_iova *v)
 		}
 		total += bin[0];
 	}
-	return total == v->st.cached_ranges ? 0 : MMCHAL_EPROTO;
+	return total == v->cached ? 0 : MMCHAL_EPROTO;
 }
 
 int mmchal_iova_check(const struct mmchal_iova *v)
