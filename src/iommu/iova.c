@@ -237,7 +237,7 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 {
 	struct req r;
 	iova_node_ *leaf = 0;
-	uint64_t x = 0, e;
+	uint64_t x = 0, e, old_excl;
 	bool found = false;
 
 	if (limit < v->ap_start)
@@ -252,7 +252,10 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 	if (r.blk > v->ap_end - v->ap_start + 1u)
 		return MMCHAL_ERANGE;
 	v->st.last_visits = 0;
-	if (v->top_valid && v->top_b <= limit && gap_fit(&r, v->top_a, v->top_b, &x)) {
+	/* The top gap first: it is above every other free page, and the
+	 * annotations leave it out (iova_excl_). gap_fit clamps it to the
+	 * limit. */
+	if (v->top_valid && gap_fit(&r, v->top_a, v->top_b, &x)) {
 		found = true;
 	} else if (!v->root) {
 		found = gap_fit(&r, v->ap_start, v->ap_end, &x);
@@ -280,7 +283,9 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		note_visits(v);
 		return MMCHAL_ENOMEM;
 	}
-	iova_leaf_insert_(v, leaf, x, e);
+	/* The new top gap is set before the insertion so that the tree
+	 * values the gaps around the new range with it. */
+	old_excl = iova_excl_(v);
 	if (v->top_valid && x >= v->top_a) {
 		if (e < v->top_b) {
 			v->top_a = e + 1u;
@@ -291,6 +296,7 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 			v->top_b = v->top_a - 1u;
 		}
 	}
+	iova_leaf_insert_(v, leaf, x, e, old_excl);
 	v->st.live_ranges++;
 	v->st.live_pages += npages;
 	note_visits(v);
@@ -330,7 +336,7 @@ int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages)
 {
 	iova_node_ *leaf;
 	unsigned int idx = 0;
-	uint64_t e, ga, gb, size;
+	uint64_t e, ga, gb, size, old_excl, old_a, old_b;
 
 	v->st.last_visits = 0;
 	leaf = locate(v, start, &idx);
@@ -352,13 +358,27 @@ int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages)
 		gb--;
 	else
 		gb = v->ap_end;
-	iova_leaf_remove_(v, leaf, idx);
 	/* The merged gap is the topmost one when it reaches the old top (or
-	 * the bound on free pages when the top gap was unknown). */
+	 * the bound on free pages when the top gap was unknown). It is set
+	 * before the removal so that the tree leaves it out of the
+	 * annotations; an old top gap that it does not absorb becomes an
+	 * ordinary gap and is added to them afterwards. */
+	old_excl = iova_excl_(v);
+	old_a = v->top_a;
+	old_b = v->top_b;
 	if (gb >= v->top_b) {
 		v->top_a = ga;
 		v->top_b = gb;
 		v->top_valid = true;
+	}
+	iova_leaf_remove_(v, leaf, idx, old_excl);
+	if (old_excl != 0 && ga > old_a && old_a > v->ap_start && old_b < v->ap_end) {
+		iova_node_ *pl = descend(v, old_a - 1u);
+		unsigned int pi = 0;
+
+		while (pi + 1u < pl->n && pl->key[pi + 1u] < old_a)
+			pi++;
+		iova_gap_counted_(v, pl, pi);
 	}
 	v->st.live_ranges--;
 	v->st.live_pages -= size;

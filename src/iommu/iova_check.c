@@ -3,7 +3,8 @@
  * @brief IOVA allocator, invariant checker (tests, benchmark --verify, debug).
  *
  * Recomputes every annotation from the ranges themselves rather than from
- * the stored children's values, so a stale value anywhere is found.
+ * the stored children's values, so a stale value anywhere is found. The
+ * exact top gap is left out of them, as the allocator does (iova_excl_).
  *
  * Locking: none; the caller serialises. O(n) time, recursion depth = height.
  */
@@ -21,6 +22,7 @@ struct walk {
 	uint64_t top_b;
 	bool have_top;
 	uint32_t leaf_depth;
+	uint64_t excl; /* the gap left out of the annotations (iova_excl_) */
 };
 
 /* Exact summary of a subtree from its ranges: first start, last end,
@@ -75,8 +77,8 @@ static int check_node(struct walk *w, const iova_node_ *nd, const iova_node_ *pa
 					return MMCHAL_EPROTO;
 				note_gap(w, w->prev_end, s);
 				if (i > 0) {
-					uint64_t len = iova_gap_len_(w->prev_end, s);
-					uint8_t go = iova_gap_ord_(w->prev_end, s);
+					uint64_t len = iova_gap_val_(w->prev_end, s, w->excl);
+					uint8_t go = iova_gap_ordx_(w->prev_end, s, w->excl);
 
 					g = len > g ? len : g;
 					o = go > o ? go : o;
@@ -104,8 +106,9 @@ static int check_node(struct walk *w, const iova_node_ *nd, const iova_node_ *pa
 
 			if (ns <= pe)
 				return MMCHAL_EPROTO;
-			g = iova_gap_len_(pe, ns) > g ? iova_gap_len_(pe, ns) : g;
-			o = iova_gap_ord_(pe, ns) > o ? iova_gap_ord_(pe, ns) : o;
+			g = iova_gap_val_(pe, ns, w->excl) > g ? iova_gap_val_(pe, ns, w->excl) : g;
+			o = iova_gap_ordx_(pe, ns, w->excl) > o ? iova_gap_ordx_(pe, ns, w->excl)
+								: o;
 		}
 		ret = check_node(w, nd->child[i], nd, i, depth + 1u, &cs);
 		if (ret)
@@ -165,6 +168,7 @@ int mmchal_iova_check(const struct mmchal_iova *v)
 	}
 	if (free_nodes + v->pool_left != v->free_count)
 		return MMCHAL_EPROTO;
+	w.excl = iova_excl_(v);
 	if (v->root) {
 		ret = check_node(&w, v->root, 0, 0, 1, &s);
 		if (ret)

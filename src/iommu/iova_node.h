@@ -67,7 +67,33 @@ static inline uint8_t iova_gap_ord_(uint64_t pe, uint64_t ns)
 	return (uint8_t)(k + 1u);
 }
 
-void iova_summary_(const iova_node_ *nd, uint64_t *gap, uint8_t *ord);
+/*
+ * The exact topmost free gap (top_a..top_b while top_valid) is kept out of
+ * the subtree annotations: the allocator tests it first in O(1), so the
+ * annotations only need to describe the gaps below it. This is what makes
+ * the free/alloc ring at the top O(1) in annotation updates: the gap that
+ * opens and closes there never changes a subtree maximum.
+ * Returns the first page of that gap, or 0 when there is none (an in-tree
+ * gap starts after a range, so never at page 0).
+ */
+static inline uint64_t iova_excl_(const struct mmchal_iova *v)
+{
+	return v->top_valid ? v->top_a : 0u;
+}
+
+/* The annotation value of the gap between a range ending at pe and one
+ * starting at ns: its length, or 0 when it is the excluded top gap. */
+static inline uint64_t iova_gap_val_(uint64_t pe, uint64_t ns, uint64_t excl)
+{
+	return pe + 1u == excl ? 0u : iova_gap_len_(pe, ns);
+}
+
+static inline uint8_t iova_gap_ordx_(uint64_t pe, uint64_t ns, uint64_t excl)
+{
+	return pe + 1u == excl ? 0u : iova_gap_ord_(pe, ns);
+}
+
+void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord);
 int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages);
 int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
 		     uint64_t *start);

@@ -55,7 +55,7 @@ static void node_put(struct mmchal_iova *v, iova_node_ *nd)
 	v->st.nodes_used--;
 }
 
-void iova_summary_(const iova_node_ *nd, uint64_t *gap, uint8_t *ord)
+void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord)
 {
 	uint64_t g = 0;
 	uint8_t o = 0;
@@ -68,13 +68,16 @@ void iova_summary_(const iova_node_ *nd, uint64_t *gap, uint8_t *ord)
 		}
 	}
 	for (i = 1; i < nd->n; i++) {
-		uint64_t len = iova_gap_len_(nd->end[i - 1], nd->key[i]);
+		uint64_t pe = nd->end[i - 1u], len;
 
+		if (pe + 1u == excl)
+			continue;
+		len = iova_gap_len_(pe, nd->key[i]);
 		g = max64(g, len);
 		/* The order is at most log2(len) + 1: skip the exact test when
 		 * that cannot beat the current maximum. */
 		if (len != 0 && iova_log2_(len) + 1u > o)
-			o = max8(o, iova_gap_ord_(nd->end[i - 1], nd->key[i]));
+			o = max8(o, iova_gap_ord_(pe, nd->key[i]));
 	}
 	*gap = g;
 	*ord = o;
@@ -89,7 +92,7 @@ void iova_refresh_up_(struct mmchal_iova *v, iova_node_ *nd)
 		uint64_t g;
 		uint8_t o;
 
-		iova_summary_(nd, &g, &o);
+		iova_summary_(nd, iova_excl_(v), &g, &o);
 		v->st.last_visits++;
 		if (!p) {
 			v->root_gap = g;
@@ -106,7 +109,7 @@ void iova_refresh_up_(struct mmchal_iova *v, iova_node_ *nd)
 
 void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_ *d)
 {
-	uint64_t rg = d->rm_gap, ag = d->add_gap;
+	uint64_t rg = d->rm_gap, ag = d->add_gap, ox = d->old_excl, nx = iova_excl_(v);
 	uint8_t ro = d->rm_ord, ao = d->add_ord;
 
 	for (;;) {
@@ -126,7 +129,7 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 			uint64_t g;
 			uint8_t o;
 
-			iova_summary_(nd, &g, &o);
+			iova_summary_(nd, nx, &g, &o);
 			ng = g;
 			no = o;
 		}
@@ -149,18 +152,18 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 		if (nk != ok && i > 0) {
 			uint64_t pe = p->end[i - 1u];
 
-			rg = max64(rg, iova_gap_len_(pe, ok));
-			ro = max8(ro, iova_gap_ord_(pe, ok));
-			ag = max64(ag, iova_gap_len_(pe, nk));
-			ao = max8(ao, iova_gap_ord_(pe, nk));
+			rg = max64(rg, iova_gap_val_(pe, ok, ox));
+			ro = max8(ro, iova_gap_ordx_(pe, ok, ox));
+			ag = max64(ag, iova_gap_val_(pe, nk, nx));
+			ao = max8(ao, iova_gap_ordx_(pe, nk, nx));
 		}
 		if (ne != oe && i + 1u < p->n) {
 			uint64_t ns = p->key[i + 1u];
 
-			rg = max64(rg, iova_gap_len_(oe, ns));
-			ro = max8(ro, iova_gap_ord_(oe, ns));
-			ag = max64(ag, iova_gap_len_(ne, ns));
-			ao = max8(ao, iova_gap_ord_(ne, ns));
+			rg = max64(rg, iova_gap_val_(oe, ns, ox));
+			ro = max8(ro, iova_gap_ordx_(oe, ns, ox));
+			ag = max64(ag, iova_gap_val_(ne, ns, nx));
+			ao = max8(ao, iova_gap_ordx_(ne, ns, nx));
 		}
 		p->key[i] = nk;
 		p->end[i] = ne;
@@ -173,14 +176,20 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 /* Insert an item at pos into a node with room. */
 static void node_place(iova_node_ *nd, unsigned int pos, const struct iova_item_ *it)
 {
+	uint64_t ck = it->key, ce = it->end;
 	unsigned int j;
 
-	for (j = nd->n; j > pos; j--) {
-		nd->key[j] = nd->key[j - 1u];
-		nd->end[j] = nd->end[j - 1u];
+	/* Shift by carrying the displaced entry rather than as a copy loop,
+	 * which compilers turn into two memmove calls, each costing more than
+	 * moving a few entries inline. */
+	for (j = pos; j <= nd->n; j++) {
+		uint64_t tk = nd->key[j], te = nd->end[j];
+
+		nd->key[j] = ck;
+		nd->end[j] = ce;
+		ck = tk;
+		ce = te;
 	}
-	nd->key[pos] = it->key;
-	nd->end[pos] = it->end;
 	/* Test the item, not nd->leaf: an inner item always has a child, and
 	 * the compiler can then see that a leaf item's NULL child is never
 	 * dereferenced (-Wnull-dereference in cross -O3 builds). */
@@ -222,11 +231,19 @@ static void node_move(iova_node_ *dst, unsigned int at, iova_node_ *src, unsigne
 /* Remove entry pos of a node (no rebalancing, no annotation update). */
 static void node_cut(iova_node_ *nd, unsigned int pos)
 {
+	uint64_t ck = nd->key[nd->n - 1u], ce = nd->end[nd->n - 1u];
 	unsigned int j;
 
+	/* Carried shift, as in node_place. */
+	for (j = nd->n - 1u; j-- > pos;) {
+		uint64_t tk = nd->key[j], te = nd->end[j];
+
+		nd->key[j] = ck;
+		nd->end[j] = ce;
+		ck = tk;
+		ce = te;
+	}
 	for (j = pos; j + 1u < nd->n; j++) {
-		nd->key[j] = nd->key[j + 1u];
-		nd->end[j] = nd->end[j + 1u];
 		if (!nd->leaf) {
 			nd->gap[j] = nd->gap[j + 1u];
 			nd->ord[j] = nd->ord[j + 1u];
@@ -237,9 +254,9 @@ static void node_cut(iova_node_ *nd, unsigned int pos)
 	nd->n--;
 }
 
-static void item_of(const iova_node_ *nd, struct iova_item_ *it)
+static void item_of(const struct mmchal_iova *v, const iova_node_ *nd, struct iova_item_ *it)
 {
-	iova_summary_(nd, &it->gap, &it->ord);
+	iova_summary_(nd, iova_excl_(v), &it->gap, &it->ord);
 	it->key = nd->key[0];
 	it->end = nd->end[nd->n - 1u];
 }
@@ -267,14 +284,14 @@ static void node_insert(struct mmchal_iova *v, iova_node_ *nd, unsigned int pos,
 		node_place(r, pos - IOVA_MIN, it);
 	if (nd->leaf)
 		v->hint = target >= r->key[0] ? r : nd;
-	item_of(r, &up);
+	item_of(v, r, &up);
 	up.child = r;
 	p = nd->parent;
 	if (!p) {
 		iova_node_ *root = iova_node_get_(v);
 
 		root->leaf = 0;
-		item_of(nd, &left);
+		item_of(v, nd, &left);
 		left.child = nd;
 		node_place(root, 0, &left);
 		node_place(root, 1, &up);
@@ -283,7 +300,7 @@ static void node_insert(struct mmchal_iova *v, iova_node_ *nd, unsigned int pos,
 		iova_refresh_up_(v, root);
 		return;
 	}
-	item_of(nd, &left);
+	item_of(v, nd, &left);
 	p->key[nd->pidx] = left.key;
 	p->end[nd->pidx] = left.end;
 	p->gap[nd->pidx] = left.gap;
@@ -308,10 +325,12 @@ unsigned int iova_nodes_needed_(const struct mmchal_iova *v, const iova_node_ *l
 	return k;
 }
 
-void iova_leaf_insert_(struct mmchal_iova *v, iova_node_ *leaf, uint64_t s, uint64_t e)
+void iova_leaf_insert_(struct mmchal_iova *v, iova_node_ *leaf, uint64_t s, uint64_t e,
+		       uint64_t old_excl)
 {
 	struct iova_item_ it = {.key = s, .end = e};
-	struct iova_delta_ d = {0, 0, 0, 0};
+	struct iova_delta_ d = {0, 0, old_excl, 0, 0};
+	uint64_t nx = iova_excl_(v);
 	unsigned int pos, n;
 
 	if (!leaf) {
@@ -332,16 +351,16 @@ void iova_leaf_insert_(struct mmchal_iova *v, iova_node_ *leaf, uint64_t s, uint
 		return;
 	}
 	if (pos > 0 && pos < n) {
-		d.rm_gap = iova_gap_len_(leaf->end[pos - 1u], leaf->key[pos]);
-		d.rm_ord = iova_gap_ord_(leaf->end[pos - 1u], leaf->key[pos]);
+		d.rm_gap = iova_gap_val_(leaf->end[pos - 1u], leaf->key[pos], old_excl);
+		d.rm_ord = iova_gap_ordx_(leaf->end[pos - 1u], leaf->key[pos], old_excl);
 	}
 	if (pos > 0) {
-		d.add_gap = iova_gap_len_(leaf->end[pos - 1u], s);
-		d.add_ord = iova_gap_ord_(leaf->end[pos - 1u], s);
+		d.add_gap = iova_gap_val_(leaf->end[pos - 1u], s, nx);
+		d.add_ord = iova_gap_ordx_(leaf->end[pos - 1u], s, nx);
 	}
 	if (pos < n) {
-		d.add_gap = max64(d.add_gap, iova_gap_len_(e, leaf->key[pos]));
-		d.add_ord = max8(d.add_ord, iova_gap_ord_(e, leaf->key[pos]));
+		d.add_gap = max64(d.add_gap, iova_gap_val_(e, leaf->key[pos], nx));
+		d.add_ord = max8(d.add_ord, iova_gap_ordx_(e, leaf->key[pos], nx));
 	}
 	node_place(leaf, pos, &it);
 	v->hint = leaf;
@@ -369,7 +388,7 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 		l->n = (uint8_t)(l->n + r->n);
 		node_cut(p, li + 1u);
 		node_put(v, r);
-		item_of(l, &it);
+		item_of(v, l, &it);
 		p->key[li] = it.key;
 		p->end[li] = it.end;
 		p->gap[li] = it.gap;
@@ -411,12 +430,12 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 		l->n++;
 		node_cut(r, 0);
 	}
-	item_of(l, &it);
+	item_of(v, l, &it);
 	p->key[li] = it.key;
 	p->end[li] = it.end;
 	p->gap[li] = it.gap;
 	p->ord[li] = it.ord;
-	item_of(r, &it);
+	item_of(v, r, &it);
 	p->key[li + 1u] = it.key;
 	p->end[li + 1u] = it.end;
 	p->gap[li + 1u] = it.gap;
@@ -424,22 +443,25 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 	iova_refresh_up_(v, p);
 }
 
-void iova_leaf_remove_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx)
+void iova_leaf_remove_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx, uint64_t old_excl)
 {
-	struct iova_delta_ d = {0, 0, 0, 0};
+	struct iova_delta_ d = {0, 0, old_excl, 0, 0};
+	uint64_t nx = iova_excl_(v);
 	unsigned int n = leaf->n;
 
 	if (idx > 0) {
-		d.rm_gap = iova_gap_len_(leaf->end[idx - 1u], leaf->key[idx]);
-		d.rm_ord = iova_gap_ord_(leaf->end[idx - 1u], leaf->key[idx]);
+		d.rm_gap = iova_gap_val_(leaf->end[idx - 1u], leaf->key[idx], old_excl);
+		d.rm_ord = iova_gap_ordx_(leaf->end[idx - 1u], leaf->key[idx], old_excl);
 	}
 	if (idx + 1u < n) {
-		d.rm_gap = max64(d.rm_gap, iova_gap_len_(leaf->end[idx], leaf->key[idx + 1u]));
-		d.rm_ord = max8(d.rm_ord, iova_gap_ord_(leaf->end[idx], leaf->key[idx + 1u]));
+		d.rm_gap = max64(d.rm_gap,
+				 iova_gap_val_(leaf->end[idx], leaf->key[idx + 1u], old_excl));
+		d.rm_ord = max8(d.rm_ord,
+				iova_gap_ordx_(leaf->end[idx], leaf->key[idx + 1u], old_excl));
 	}
 	if (idx > 0 && idx + 1u < n) {
-		d.add_gap = iova_gap_len_(leaf->end[idx - 1u], leaf->key[idx + 1u]);
-		d.add_ord = iova_gap_ord_(leaf->end[idx - 1u], leaf->key[idx + 1u]);
+		d.add_gap = iova_gap_val_(leaf->end[idx - 1u], leaf->key[idx + 1u], nx);
+		d.add_ord = iova_gap_ordx_(leaf->end[idx - 1u], leaf->key[idx + 1u], nx);
 	}
 	node_cut(leaf, idx);
 	if (leaf->n == 0) {
@@ -457,4 +479,32 @@ void iova_leaf_remove_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx
 		return;
 	}
 	rebalance(v, leaf);
+}
+
+/*
+ * The gap after entry idx of a leaf stopped being the excluded top gap:
+ * add its value to the node that holds it (the leaf, or the lowest ancestor
+ * in which the leaf's subtree is not the last child) and upwards.
+ */
+void iova_gap_counted_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx)
+{
+	struct iova_delta_ d = {0, 0, 0, 0, 0};
+	iova_node_ *nd = leaf;
+	uint64_t pe = leaf->end[idx], ns;
+
+	if (idx + 1u < leaf->n) {
+		ns = leaf->key[idx + 1u];
+	} else {
+		while (nd->parent && nd->pidx + 1u == nd->parent->n) {
+			nd = nd->parent;
+			v->st.last_visits++;
+		}
+		if (!nd->parent)
+			return; /* no range after it: not an in-tree gap */
+		ns = nd->parent->key[nd->pidx + 1u];
+		nd = nd->parent;
+	}
+	d.add_gap = iova_gap_val_(pe, ns, iova_excl_(v));
+	d.add_ord = iova_gap_ordx_(pe, ns, iova_excl_(v));
+	iova_climb_(v, nd, &d);
 }
