@@ -136,6 +136,9 @@ struct mmchal_iova {
 	uint64_t top_a;                /**< private: topmost free gap, first page */
 	uint64_t top_b;                /**< private: topmost free gap, last page; or the bound */
 	uint64_t *cache;               /**< private: per-size cache bins */
+	struct mmchal_iova_node *pend; /**< private: leaf still holding a freed range that is
+					    exactly the top gap, or NULL */
+	uint32_t pend_idx;             /**< private: its index in @c pend */
 	uint64_t cached;               /**< private: ranges held by the cache (kept apart from
 					    the counters so that the hit path updates them
 					    with scalar stores) */

@@ -226,6 +226,17 @@ static iova_node_ *insert_leaf(struct mmchal_iova *v, uint64_t x)
 	return descend(v, x);
 }
 
+void iova_pend_flush_(struct mmchal_iova *v)
+{
+	iova_node_ *leaf = v->pend;
+
+	if (!leaf)
+		return;
+	v->pend = 0;
+	/* The top gap is unchanged: it is the range being removed. */
+	iova_leaf_remove_(v, leaf, v->pend_idx, iova_excl_(v));
+}
+
 static void note_visits(struct mmchal_iova *v)
 {
 	if (v->st.last_visits > v->st.max_visits)
@@ -252,6 +263,23 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 	if (r.blk > v->ap_end - v->ap_start + 1u)
 		return MMCHAL_ERANGE;
 	v->st.last_visits = 0;
+	if (v->pend) {
+		/* The pending range is the top gap: taking all of it again
+		 * just cancels its removal. */
+		if (gap_fit(&r, v->top_a, v->top_b, &x) && x == v->top_a &&
+		    npages == v->top_b - v->top_a + 1u) {
+			v->pend = 0;
+			v->top_valid = false;
+			v->top_b = v->top_a - 1u;
+			v->st.live_ranges++;
+			v->st.live_pages += npages;
+			v->st.last_visits = 1;
+			note_visits(v);
+			*start = x;
+			return 0;
+		}
+		iova_pend_flush_(v);
+	}
 	/* The top gap first: it is above every other free page, and the
 	 * annotations leave it out (iova_excl_). gap_fit clamps it to the
 	 * limit. */
@@ -339,6 +367,7 @@ int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages)
 	uint64_t e, ga, gb, size, old_excl, old_a, old_b;
 
 	v->st.last_visits = 0;
+	iova_pend_flush_(v);
 	leaf = locate(v, start, &idx);
 	if (!leaf) {
 		note_visits(v);
@@ -371,7 +400,17 @@ int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages)
 		v->top_b = gb;
 		v->top_valid = true;
 	}
-	iova_leaf_remove_(v, leaf, idx, old_excl);
+	/* A range inside its leaf whose neighbours touch it becomes, freed,
+	 * exactly the top gap: its removal would leave every annotation and
+	 * every parent key as they are, so it is deferred. The next
+	 * allocation that takes exactly that gap cancels it in O(1); any
+	 * other tree operation completes it first (iova_pend_flush_). */
+	if (ga == start && gb == e && gb >= old_b && idx > 0 && idx + 1u < leaf->n) {
+		v->pend = leaf;
+		v->pend_idx = idx;
+	} else {
+		iova_leaf_remove_(v, leaf, idx, old_excl);
+	}
 	if (old_excl != 0 && ga > old_a && old_a > v->ap_start && old_b < v->ap_end) {
 		iova_node_ *pl = descend(v, old_a - 1u);
 		unsigned int pi = 0;
@@ -405,6 +444,8 @@ int mmchal_iova_find(const struct mmchal_iova *v, uint64_t pfn, uint64_t *start,
 		return MMCHAL_EINVAL;
 	if (!v->root)
 		return MMCHAL_ENOENT;
+	if (v->pend && pfn >= v->top_a && pfn <= v->top_b)
+		return MMCHAL_ENOENT; /* freed; its removal is pending */
 	for (nd = v->root; !nd->leaf;)
 		nd = nd->child[child_index(nd, pfn)];
 	for (i = 0; i < nd->n; i++)

@@ -23,6 +23,7 @@ struct walk {
 	bool have_top;
 	uint32_t leaf_depth;
 	uint64_t excl; /* the gap left out of the annotations (iova_excl_) */
+	bool pend_seen;
 };
 
 /* Exact summary of a subtree from its ranges: first start, last end,
@@ -72,6 +73,15 @@ static int check_node(struct walk *w, const iova_node_ *nd, const iova_node_ *pa
 
 			if (s > e || s < v->ap_start || e > v->ap_end)
 				return MMCHAL_EPROTO;
+			if (nd == v->pend && i == v->pend_idx) {
+				/* Freed, removal pending: it must be exactly
+				 * the top gap, inside its leaf. */
+				if (i == 0 || i + 1u >= nd->n || !v->top_valid || v->top_a != s ||
+				    v->top_b != e)
+					return MMCHAL_EPROTO;
+				w->pend_seen = true;
+				continue;
+			}
 			if (w->have_prev) {
 				if (s <= w->prev_end)
 					return MMCHAL_EPROTO;
@@ -184,6 +194,8 @@ int mmchal_iova_check(const struct mmchal_iova *v)
 			return MMCHAL_EPROTO;
 		note_gap(&w, v->ap_start - 1u, v->ap_end + 1u);
 	}
+	if (v->pend && !w.pend_seen)
+		return MMCHAL_EPROTO;
 	if (w.ranges != v->st.live_ranges || w.pages != v->st.live_pages)
 		return MMCHAL_EPROTO;
 	if (w.nodes != v->st.nodes_used || w.nodes + v->free_count != v->st.nodes_total)

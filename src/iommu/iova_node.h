@@ -97,6 +97,7 @@ void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *
 int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages);
 int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
 		     uint64_t *start);
+void iova_pend_flush_(struct mmchal_iova *v);
 bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npages);
 
 #endif /* MMCHAL_IOMMU_IOVA_NODE_H */

@@ -202,6 +202,64 @@ static void test_pool_bound_and_exhaustion(void **state)
 	assert_int_equal(s, 3000);
 }
 
+/* Freeing just above the top gap and allocating it again (the deferred
+ * removal), and the top gap becoming an ordinary gap that the search must
+ * still find when a limit excludes the new top gap. */
+static void test_top_gap_ring(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s, a, n;
+
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	for (uint64_t i = 0; i < 40; i++) {
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 1000, false, &s), 0);
+		assert_int_equal(s, 1000 - i);
+	}
+	assert_int_equal(mmchal_iova_free(&v, 980), 0);
+	assert_int_equal(mmchal_iova_find(&v, 980, &a, &n), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_find(&v, 981, &a, &n), 0);
+	assert_int_equal(a, 981);
+	assert_int_equal(n, 1);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.live_ranges, 39);
+	assert_int_equal(st.live_pages, 39);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_free(&v, 980), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 1000, false, &s), 0);
+	assert_int_equal(s, 980);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(mmchal_iova_free(&v, 990), 0);
+		assert_int_equal(mmchal_iova_check(&v), 0);
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 1000, true, &s), 0);
+		assert_int_equal(s, 990);
+		assert_int_equal(mmchal_iova_check(&v), 0);
+	}
+	assert_int_equal(mmchal_iova_free(&v, 990), 0);
+	assert_int_equal(mmchal_iova_free(&v, 970), 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.live_ranges, 38);
+	/* The top gap (990) is too small; 970 is one page; below 961. */
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 1000, false, &s), 0);
+	assert_int_equal(s, 959);
+	/* The top gap is above the limit: the tree has to know 970. */
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 985, false, &s), 0);
+	assert_int_equal(s, 970);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* 995 becomes the top gap; 990 turns into an ordinary gap. */
+	assert_int_equal(mmchal_iova_free(&v, 995), 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 992, false, &s), 0);
+	assert_int_equal(s, 990);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 1000, false, &s), 0);
+	assert_int_equal(s, 995);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 1000, false, &s), 0);
+	assert_int_equal(s, 958);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
 static void test_stats_and_visits(void **state)
 {
 	struct mmchal_iova_stats st;
@@ -232,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_limits_and_errors),
 		cmocka_unit_test(test_free_unknown),
 		cmocka_unit_test(test_pool_bound_and_exhaustion),
+		cmocka_unit_test(test_top_gap_ring),
 		cmocka_unit_test(test_stats_and_visits),
 	};
 
