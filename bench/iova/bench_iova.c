@@ -11,7 +11,9 @@
  * max_visits: most tree nodes one operation visited; populate_s: median
  * populate time. --verify checks every invariant after each phase.
  *
- * usage: bench_iova [--verify] [--runs R] [--workload W1|W1S|W2|W3|W4a|W4b] [--n N]
+ * usage: bench_iova [--verify] [--small-pages] [--runs R] [--workload W1|W1S|W2|W3|W4a|W4b]
+ *                   [--n N]
+ * --small-pages: node pool in ordinary 4 KiB pages (see pool_alloc).
  */
 #include <mmchal/error.h>
 #include <mmchal/iova.h>
@@ -21,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sys/mman.h>
 
 #define LIM32     ((UINT64_C(1) << 20) - 1u)
 #define LIM48     ((UINT64_C(1) << 36) - 1u)
@@ -241,6 +245,32 @@ static void run_ops(const struct workload *w, struct mmchal_iova *v, uint64_t n,
 	ops_loop(w, v, w->kind, w->pow2, (uint64_t)w->size_k, n, live, sizes, samples, nsamples);
 }
 
+static int small_pages;
+
+/*
+ * The node pool. Unless --small-pages, it is backed by 2 MiB pages where the
+ * kernel offers them (transparent huge pages on madvise): a kernel allocator
+ * works in the kernel's linear map, which uses large pages, and a firmware
+ * or RTOS pool has no translation at all; with 4 KiB pages a pool of tens
+ * of MiB adds a TLB miss and page walk to every node visited, which measures
+ * the host's paging rather than the allocator.
+ */
+static void *pool_alloc(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *p;
+
+	if (small_pages)
+		return aligned_alloc(64, (bytes + 63u) & ~(size_t)63u);
+	bytes = (bytes + huge - 1u) & ~(huge - 1u);
+	p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+	if (p)
+		(void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 /* One run: fresh allocator, populate, then the timed ops. */
 static void run_once(const struct workload *w, uint64_t n, double *samples, size_t *nsamples,
 		     struct run_result *res)
@@ -258,7 +288,7 @@ static void run_once(const struct workload *w, uint64_t n, double *samples, size
 	int ret;
 
 	memset(&cfg, 0, sizeof(cfg));
-	pool = aligned_alloc(64, (pool_bytes + 63u) & ~(size_t)63u);
+	pool = pool_alloc(pool_bytes);
 	if (w->kind == K_W4) {
 		cache_bytes = MMCHAL_IOVA_CACHE_BYTES(MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT, 128u);
 		cache = aligned_alloc(64, cache_bytes);
@@ -361,6 +391,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--verify")) {
 			verify = 1;
+		} else if (!strcmp(argv[i], "--small-pages")) {
+			small_pages = 1;
 		} else if (!strcmp(argv[i], "--workload") && i + 1 < argc) {
 			only = argv[++i];
 		} else if (!strcmp(argv[i], "--n") && i + 1 < argc) {
@@ -370,7 +402,9 @@ int main(int argc, char **argv)
 			if (runs < 1 || runs > 16)
 				runs = 5;
 		} else {
-			fprintf(stderr, "usage: %s [--verify] [--runs R] [--workload W] [--n N]\n",
+			fprintf(stderr,
+				"usage: %s [--verify] [--small-pages] [--runs R] [--workload W] "
+				"[--n N]\n",
 				argv[0]);
 			return 2;
 		}
