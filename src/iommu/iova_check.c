@@ -105,21 +105,23 @@ static int check_node(struct walk *w, const iova_node_ *nd, const iova_node_ *pa
 		out->ord = o;
 		return 0;
 	}
+	for (i = 1; i < nd->n; i++) {
+		uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
+
+		if (ns <= pe)
+			return MMCHAL_EPROTO;
+		g = iova_gap_val_(pe, ns, w->excl) > g ? iova_gap_val_(pe, ns, w->excl) : g;
+		o = iova_gap_ordx_(pe, ns, w->excl) > o ? iova_gap_ordx_(pe, ns, w->excl) : o;
+	}
+	/* The cached largest gap between the node's own entries. */
+	if (nd->own_gap != g || nd->own_ord != o)
+		return MMCHAL_EPROTO;
 	for (i = 0; i < nd->n; i++) {
 		struct sum cs;
 		int ret;
 
 		if (!nd->child[i])
 			return MMCHAL_EPROTO;
-		if (i > 0) {
-			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
-
-			if (ns <= pe)
-				return MMCHAL_EPROTO;
-			g = iova_gap_val_(pe, ns, w->excl) > g ? iova_gap_val_(pe, ns, w->excl) : g;
-			o = iova_gap_ordx_(pe, ns, w->excl) > o ? iova_gap_ordx_(pe, ns, w->excl)
-								: o;
-		}
 		ret = check_node(w, nd->child[i], nd, i, depth + 1u, &cs);
 		if (ret)
 			return ret;

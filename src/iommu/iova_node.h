@@ -28,11 +28,16 @@ struct mmchal_iova_node {
 	uint64_t gap[IOVA_B];
 	struct mmchal_iova_node *child[IOVA_B];
 	struct mmchal_iova_node *parent;
+	/* Inner nodes: largest of the gaps between their own entries (and its
+	 * order), so that a changed child summary is folded in without
+	 * recomputing those gaps. Unused in leaves. */
+	uint64_t own_gap;
 	uint8_t ord[IOVA_B];
 	uint8_t n;
 	uint8_t leaf;
 	uint8_t pidx;
-	uint8_t pad[5];
+	uint8_t own_ord;
+	uint8_t pad[4];
 };
 
 typedef struct mmchal_iova_node iova_node_;
@@ -93,7 +98,7 @@ static inline uint8_t iova_gap_ordx_(uint64_t pe, uint64_t ns, uint64_t excl)
 	return pe + 1u == excl ? 0u : iova_gap_ord_(pe, ns);
 }
 
-void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord);
+void iova_summary_(iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord);
 int iova_tree_free_(struct mmchal_iova *v, uint64_t start, uint64_t *npages);
 int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
 		     uint64_t *start);

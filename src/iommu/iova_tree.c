@@ -40,6 +40,8 @@ iova_node_ *iova_node_get_(struct mmchal_iova *v)
 	nd->leaf = 1;
 	nd->parent = 0;
 	nd->pidx = 0;
+	nd->own_gap = 0;
+	nd->own_ord = 0;
 	return nd;
 }
 
@@ -55,18 +57,13 @@ static void node_put(struct mmchal_iova *v, iova_node_ *nd)
 	v->st.nodes_used--;
 }
 
-void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord)
+/* Largest gap (and order) between consecutive entries of nd. */
+static void own_gaps(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord)
 {
 	uint64_t g = 0;
 	uint8_t o = 0;
 	unsigned int i;
 
-	if (!nd->leaf) {
-		for (i = 0; i < nd->n; i++) {
-			g = max64(g, nd->gap[i]);
-			o = max8(o, nd->ord[i]);
-		}
-	}
 	for (i = 1; i < nd->n; i++) {
 		uint64_t pe = nd->end[i - 1u], len;
 
@@ -81,6 +78,55 @@ void iova_summary_(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *
 	}
 	*gap = g;
 	*ord = o;
+}
+
+/* Summary of nd from its own gaps (as cached in an inner node) and its
+ * children's summaries. */
+static void summary_fast(const iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord)
+{
+	uint64_t g;
+	uint8_t o;
+	unsigned int i;
+
+	if (nd->leaf) {
+		own_gaps(nd, excl, gap, ord);
+		return;
+	}
+	g = nd->own_gap;
+	o = nd->own_ord;
+	for (i = 0; i < nd->n; i++) {
+		g = max64(g, nd->gap[i]);
+		o = max8(o, nd->ord[i]);
+	}
+	*gap = g;
+	*ord = o;
+}
+
+/* Full summary, refreshing an inner node's cached own gaps (after a
+ * structural change). */
+void iova_summary_(iova_node_ *nd, uint64_t excl, uint64_t *gap, uint8_t *ord)
+{
+	if (!nd->leaf)
+		own_gaps(nd, excl, &nd->own_gap, &nd->own_ord);
+	summary_fast(nd, excl, gap, ord);
+}
+
+/* One own gap of inner node p went from (rg, ro) to (ag, ao). */
+static void own_update(iova_node_ *p, uint64_t excl, uint64_t rg, uint8_t ro, uint64_t ag,
+		       uint8_t ao)
+{
+	bool redo = false;
+
+	if (ag >= p->own_gap)
+		p->own_gap = ag;
+	else if (rg >= p->own_gap)
+		redo = true;
+	if (ao >= p->own_ord)
+		p->own_ord = ao;
+	else if (ro >= p->own_ord)
+		redo = true;
+	if (redo)
+		own_gaps(p, excl, &p->own_gap, &p->own_ord);
 }
 
 /* Write nd's summary into its parent entry (or the root summary) and do the
@@ -129,7 +175,7 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 			uint64_t g;
 			uint8_t o;
 
-			iova_summary_(nd, nx, &g, &o);
+			summary_fast(nd, nx, &g, &o);
 			ng = g;
 			no = o;
 		}
@@ -149,26 +195,37 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 		ro = oo;
 		ag = ng;
 		ao = no;
-		if (nk != ok && i > 0) {
-			uint64_t pe = p->end[i - 1u];
-
-			rg = max64(rg, iova_gap_val_(pe, ok, ox));
-			ro = max8(ro, iova_gap_ordx_(pe, ok, ox));
-			ag = max64(ag, iova_gap_val_(pe, nk, nx));
-			ao = max8(ao, iova_gap_ordx_(pe, nk, nx));
-		}
-		if (ne != oe && i + 1u < p->n) {
-			uint64_t ns = p->key[i + 1u];
-
-			rg = max64(rg, iova_gap_val_(oe, ns, ox));
-			ro = max8(ro, iova_gap_ordx_(oe, ns, ox));
-			ag = max64(ag, iova_gap_val_(ne, ns, nx));
-			ao = max8(ao, iova_gap_ordx_(ne, ns, nx));
-		}
 		p->key[i] = nk;
 		p->end[i] = ne;
 		p->gap[i] = ng;
 		p->ord[i] = no;
+		if ((nk != ok && i > 0) || (ne != oe && i + 1u < p->n)) {
+			/* p's own gaps next to entry i moved. */
+			uint64_t org = 0, oag = 0;
+			uint8_t oro = 0, oao = 0;
+
+			if (nk != ok && i > 0) {
+				uint64_t pe = p->end[i - 1u];
+
+				org = iova_gap_val_(pe, ok, ox);
+				oro = iova_gap_ordx_(pe, ok, ox);
+				oag = iova_gap_val_(pe, nk, nx);
+				oao = iova_gap_ordx_(pe, nk, nx);
+			}
+			if (ne != oe && i + 1u < p->n) {
+				uint64_t ns = p->key[i + 1u];
+
+				org = max64(org, iova_gap_val_(oe, ns, ox));
+				oro = max8(oro, iova_gap_ordx_(oe, ns, ox));
+				oag = max64(oag, iova_gap_val_(ne, ns, nx));
+				oao = max8(oao, iova_gap_ordx_(ne, ns, nx));
+			}
+			own_update(p, nx, org, oro, oag, oao);
+			rg = max64(rg, org);
+			ro = max8(ro, oro);
+			ag = max64(ag, oag);
+			ao = max8(ao, oao);
+		}
 		nd = p;
 	}
 }
@@ -254,7 +311,7 @@ static void node_cut(iova_node_ *nd, unsigned int pos)
 	nd->n--;
 }
 
-static void item_of(const struct mmchal_iova *v, const iova_node_ *nd, struct iova_item_ *it)
+static void item_of(const struct mmchal_iova *v, iova_node_ *nd, struct iova_item_ *it)
 {
 	iova_summary_(nd, iova_excl_(v), &it->gap, &it->ord);
 	it->key = nd->key[0];
@@ -506,5 +563,7 @@ void iova_gap_counted_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx
 	}
 	d.add_gap = iova_gap_val_(pe, ns, iova_excl_(v));
 	d.add_ord = iova_gap_ordx_(pe, ns, iova_excl_(v));
+	if (!nd->leaf)
+		own_update(nd, iova_excl_(v), 0, 0, d.add_gap, d.add_ord);
 	iova_climb_(v, nd, &d);
 }
