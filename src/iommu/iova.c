@@ -148,7 +148,16 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
 
 			if (ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x)) {
-				*leaf = 0;
+				/* The new range goes last into the rightmost
+				 * leaf below the gap: reach it along the last
+				 * child pointers instead of a second descent. */
+				const iova_node_ *l = nd->child[i - 1u];
+
+				while (!l->leaf) {
+					l = l->child[l->n - 1u];
+					v->st.last_visits++;
+				}
+				*leaf = (iova_node_ *)(uintptr_t)l;
 				return true;
 			}
 		}
@@ -172,7 +181,16 @@ static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 
 	v->st.last_visits++;
 	while (!nd->leaf) {
-		nd = nd->child[child_index(nd, pfn)];
+		unsigned int c = child_index(nd, pfn);
+
+		/* The update that follows a descent reads these entries of
+		 * the path (iova_climb_); they are in other lines than the
+		 * keys and child pointers the descent reads, so request
+		 * them now, off the critical path. */
+		__builtin_prefetch(&nd->gap[c]);
+		__builtin_prefetch(&nd->ord[c]);
+		__builtin_prefetch(&nd->end[c]);
+		nd = nd->child[c];
 		v->st.last_visits++;
 	}
 	return nd;
