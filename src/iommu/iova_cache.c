@@ -25,9 +25,12 @@ static inline uint64_t *bin_of(const struct mmchal_iova *v, uint64_t npages)
 	return v->cache + (size_t)(npages - 1u) * ((size_t)v->cache_depth + 1u);
 }
 
+/* npages rounded up to a power of two, without a branch on npages (the
+ * sizes of a cached workload are random: the branch would mispredict).
+ * npages <= 65535 here, so 2 * npages - 1 cannot overflow. */
 static inline uint64_t align_of(uint64_t npages)
 {
-	return npages <= 1u ? 1u : (uint64_t)1 << (iova_log2_(npages - 1u) + 1u);
+	return (uint64_t)1 << iova_log2_(2u * npages - 1u);
 }
 
 bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npages)
