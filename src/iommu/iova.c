@@ -178,10 +178,22 @@ static unsigned int child_index(const iova_node_ *nd, uint64_t pfn)
 static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 {
 	iova_node_ *nd = v->root;
+	uint32_t level = 1;
 
 	v->st.last_visits++;
 	while (!nd->leaf) {
 		unsigned int c = child_index(nd, pfn);
+
+		if (++level == v->height) {
+			/* The leaf's ends are read after its keys (the
+			 * range's end, then the shift of a removal): ask for
+			 * them with the keys rather than after. */
+			const char *e = (const char *)nd->child[c]->end;
+
+			__builtin_prefetch(e);
+			__builtin_prefetch(e + 64);
+			__builtin_prefetch(e + 127);
+		}
 
 		/* The update that follows a descent reads these entries of
 		 * the path (iova_climb_); they are in other lines than the
