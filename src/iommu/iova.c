@@ -123,8 +123,19 @@ static bool sub_fits(const struct req *r, uint64_t gap, uint8_t ord)
 	return r->aligned ? ord >= r->need : gap >= r->size;
 }
 
-static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ *nd, uint64_t *x,
-		   iova_node_ **leaf)
+/* Ask for the lines a leaf scan reads (header, keys, ends) at once. */
+static inline void prefetch_leaf(const iova_node_ *l)
+{
+	const char *k = (const char *)l->key;
+
+	__builtin_prefetch(&l->n);
+	for (unsigned int off = 0; off < 2u * sizeof(l->key); off += 64u)
+		__builtin_prefetch(k + off);
+	__builtin_prefetch(k + 2u * sizeof(l->key) - 1u);
+}
+
+static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ *nd, uint32_t level,
+		   uint64_t *x, iova_node_ **leaf)
 {
 	unsigned int i;
 
@@ -141,9 +152,12 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 		return false;
 	}
 	for (i = nd->n; i-- > 0;) {
-		if (nd->key[i] <= r->limit && sub_fits(r, nd->gap[i], nd->ord[i]) &&
-		    search(v, r, nd->child[i], x, leaf))
-			return true;
+		if (nd->key[i] <= r->limit && sub_fits(r, nd->gap[i], nd->ord[i])) {
+			if (level + 1u == v->height)
+				prefetch_leaf(nd->child[i]);
+			if (search(v, r, nd->child[i], level + 1u, x, leaf))
+				return true;
+		}
 		if (i > 0) {
 			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
 
@@ -324,7 +338,7 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		if (last < v->ap_end)
 			found = gap_fit(&r, last + 1u, v->ap_end, &x);
 		if (!found && sub_fits(&r, v->root_gap, v->root_ord))
-			found = search(v, &r, rt, &x, &leaf);
+			found = search(v, &r, rt, 1, &x, &leaf);
 		if (!found && first > v->ap_start)
 			found = gap_fit(&r, v->ap_start, first - 1u, &x);
 	}
