@@ -68,6 +68,15 @@ static __attribute__((noinline)) int alloc_miss(struct mmchal_iova *v, uint64_t 
 }
 
 /* MMCHAL_IOVA_F_CHECK_CACHED: the full double-free and ownership check. */
+static __attribute__((noinline)) int alloc_uncached(struct mmchal_iova *v, uint64_t npages,
+						    uint64_t limit, bool size_aligned,
+						    uint64_t *start)
+{
+	if (npages == 0)
+		return MMCHAL_EINVAL;
+	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
+}
+
 static __attribute__((noinline)) int free_checked(struct mmchal_iova *v, uint64_t start,
 						  uint64_t npages)
 {
@@ -104,11 +113,12 @@ int mmchal_iova_alloc_cached(struct mmchal_iova *v, uint64_t npages, uint64_t li
 {
 	uint64_t *bin, cnt, x, mask;
 
-	if (!v || !start || npages == 0)
+	if (!v || !start)
 		return MMCHAL_EINVAL;
-	/* cache_max is 0 without a cache. */
-	if (npages > v->cache_max)
-		return iova_tree_alloc_(v, npages, limit, size_aligned, start);
+	/* One test for npages 0 (wraps) and above the cached sizes
+	 * (cache_max is 0 without a cache). */
+	if (npages - 1u >= v->cache_max)
+		return alloc_uncached(v, npages, limit, size_aligned, start);
 	bin = bin_of(v, npages);
 	cnt = bin[0];
 	if (cnt == 0)
@@ -128,8 +138,9 @@ int mmchal_iova_free_cached(struct mmchal_iova *v, uint64_t start, uint64_t npag
 {
 	uint64_t *bin, cnt;
 
-	if (!v || npages == 0)
+	if (!v)
 		return MMCHAL_EINVAL;
+	/* npages 0 wraps npages - 1 and fails the last test. */
 	if (start < v->ap_start || start > v->ap_end || npages - 1u > v->ap_end - start)
 		return MMCHAL_EINVAL;
 	if (npages > v->cache_max)
