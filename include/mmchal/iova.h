@@ -143,6 +143,8 @@ struct mmchal_iova {
 					    the counters so that the hit path updates them
 					    with scalar stores) */
 	uint32_t cache_max;            /**< private: largest cached size */
+	uint32_t cache_fast_max;       /**< private: largest size freed on the O(1) path
+					    (0 with ::MMCHAL_IOVA_F_CHECK_CACHED) */
 	uint32_t cache_depth;          /**< private: ranges per bin */
 	uint32_t flags;                /**< private: MMCHAL_IOVA_F_* */
 	uint32_t height;               /**< private: tree levels */

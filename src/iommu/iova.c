@@ -80,6 +80,7 @@ int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 			return MMCHAL_EINVAL;
 		v->cache = cfg->cache_mem;
 		v->cache_max = max;
+		v->cache_fast_max = (cfg->flags & MMCHAL_IOVA_F_CHECK_CACHED) ? 0 : max;
 		v->cache_depth = (uint32_t)depth;
 		for (size_t s = 0; s < max; s++)
 			v->cache[s * (depth + 1u)] = 0;

@@ -108,6 +108,14 @@ static __attribute__((noinline)) int free_uncached(struct mmchal_iova *v, uint64
 	return iova_tree_free_(v, start, &size);
 }
 
+static __attribute__((noinline)) int free_slow(struct mmchal_iova *v, uint64_t start,
+					       uint64_t npages)
+{
+	if (npages <= v->cache_max && (v->flags & MMCHAL_IOVA_F_CHECK_CACHED))
+		return free_checked(v, start, npages);
+	return free_uncached(v, start, npages);
+}
+
 int mmchal_iova_alloc_cached(struct mmchal_iova *v, uint64_t npages, uint64_t limit,
 			     bool size_aligned, uint64_t *start)
 {
@@ -143,10 +151,10 @@ int mmchal_iova_free_cached(struct mmchal_iova *v, uint64_t start, uint64_t npag
 	/* npages 0 wraps npages - 1 and fails the last test. */
 	if (start < v->ap_start || start > v->ap_end || npages - 1u > v->ap_end - start)
 		return MMCHAL_EINVAL;
-	if (npages > v->cache_max)
-		return free_uncached(v, start, npages);
-	if (v->flags & MMCHAL_IOVA_F_CHECK_CACHED)
-		return free_checked(v, start, npages);
+	/* One test for a size above the cache and a checked allocator
+	 * (cache_fast_max is 0 then). */
+	if (npages > v->cache_fast_max)
+		return free_slow(v, start, npages);
 	bin = bin_of(v, npages);
 	cnt = bin[0];
 	if (recently_cached(bin, cnt, start))
