@@ -208,6 +208,14 @@ static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 			__builtin_prefetch(e);
 			__builtin_prefetch(e + 64);
 			__builtin_prefetch(e + 127);
+		} else {
+			/* Likewise the child pointers of an inner node,
+			 * read once its keys have chosen one. */
+			const char *cp = (const char *)nd->child[c]->child;
+
+			__builtin_prefetch(cp);
+			__builtin_prefetch(cp + 64);
+			__builtin_prefetch(cp + 127);
 		}
 
 		/* The update that follows a descent reads these entries of
