@@ -239,9 +239,10 @@ int mmchal_iova_alloc_cached(struct mmchal_iova *iova, uint64_t npages, uint64_t
  *        the tree and is kept for reuse by mmchal_iova_alloc_cached(); a full
  *        bin (or a size above the cached maximum) frees it in the tree.
  *
- * Only O(1) checks are made on the cache path (aperture bounds and the most
- * recent entries of the bin for a double free) unless the allocator was
- * configured with ::MMCHAL_IOVA_F_CHECK_CACHED, which looks the range up.
+ * Only O(1) checks are made on the cache path (aperture bounds, and the two
+ * most recently cached ranges of that size for a double free) unless the
+ * allocator was configured with ::MMCHAL_IOVA_F_CHECK_CACHED, which looks the
+ * range up and checks the whole bin.
  *
  * @param[in,out] iova    allocator
  * @param[in]     start   first page, as returned by an allocation
@@ -250,7 +251,8 @@ int mmchal_iova_alloc_cached(struct mmchal_iova *iova, uint64_t npages, uint64_t
  * @retval MMCHAL_EINVAL    @p iova NULL, @p npages 0, the range outside the aperture, or
  *                          (when checked) a live range of another size at @p start
  * @retval MMCHAL_ENOENT    (when checked or freed in the tree) no live range at @p start
- * @retval MMCHAL_EALREADY  the range is already in the cache
+ * @retval MMCHAL_EALREADY  the range is already in the cache (detected among the two most
+ *                          recent entries of its size, or anywhere when checked)
  * @note O(1) when cached; takes no lock.
  */
 int mmchal_iova_free_cached(struct mmchal_iova *iova, uint64_t start, uint64_t npages);

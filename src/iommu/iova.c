@@ -129,10 +129,10 @@ static inline void prefetch_leaf(const iova_node_ *l)
 {
 	const char *k = (const char *)l->key;
 
-	__builtin_prefetch(&l->n);
+	IOVA_PREFETCH_(&l->n);
 	for (unsigned int off = 0; off < 2u * sizeof(l->key); off += 64u)
-		__builtin_prefetch(k + off);
-	__builtin_prefetch(k + 2u * sizeof(l->key) - 1u);
+		IOVA_PREFETCH_(k + off);
+	IOVA_PREFETCH_(k + 2u * sizeof(l->key) - 1u);
 }
 
 static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ *nd, uint32_t level,
@@ -205,26 +205,26 @@ static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 			 * them with the keys rather than after. */
 			const char *e = (const char *)nd->child[c]->end;
 
-			__builtin_prefetch(e);
-			__builtin_prefetch(e + 64);
-			__builtin_prefetch(e + 127);
+			IOVA_PREFETCH_(e);
+			IOVA_PREFETCH_(e + 64);
+			IOVA_PREFETCH_(e + 127);
 		} else {
 			/* Likewise the child pointers of an inner node,
 			 * read once its keys have chosen one. */
 			const char *cp = (const char *)nd->child[c]->child;
 
-			__builtin_prefetch(cp);
-			__builtin_prefetch(cp + 64);
-			__builtin_prefetch(cp + 127);
+			IOVA_PREFETCH_(cp);
+			IOVA_PREFETCH_(cp + 64);
+			IOVA_PREFETCH_(cp + 127);
 		}
 
 		/* The update that follows a descent reads these entries of
 		 * the path (iova_climb_); they are in other lines than the
 		 * keys and child pointers the descent reads, so request
 		 * them now, off the critical path. */
-		__builtin_prefetch(&nd->gap[c]);
-		__builtin_prefetch(&nd->ord[c]);
-		__builtin_prefetch(&nd->end[c]);
+		IOVA_PREFETCH_(&nd->gap[c]);
+		IOVA_PREFETCH_(&nd->ord[c]);
+		IOVA_PREFETCH_(&nd->end[c]);
 		nd = nd->child[c];
 		v->st.last_visits++;
 	}

@@ -17,8 +17,11 @@
 #include "iommu/iova_node.h"
 #include <mmchal/error.h>
 
-/* Entries of a bin checked for a double free on the O(1) path. */
-#define RECENT_CHECK 4u
+/* Entries of a bin checked for a double free on the O(1) path: the two most
+ * recently cached ranges of that size, which catches the common bug (the
+ * same range freed twice in a row) at the cost of two compares. The full
+ * check is MMCHAL_IOVA_F_CHECK_CACHED. */
+#define RECENT_CHECK 2u
 
 static inline uint64_t *bin_of(const struct mmchal_iova *v, uint64_t npages)
 {
@@ -48,9 +51,8 @@ bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npa
 static inline bool recently_cached(const uint64_t *bin, uint64_t cnt, uint64_t start)
 {
 	if (cnt >= RECENT_CHECK) {
-		/* No early exit: four compares cost less than the branches. */
-		return (bin[cnt] == start) | (bin[cnt - 1u] == start) | (bin[cnt - 2u] == start) |
-		       (bin[cnt - 3u] == start);
+		/* No early exit: the compares cost less than the branches. */
+		return (bin[cnt] == start) | (bin[cnt - 1u] == start);
 	}
 	for (uint64_t j = cnt; j > 0; j--) {
 		if (bin[j] == start)
@@ -60,25 +62,23 @@ static inline bool recently_cached(const uint64_t *bin, uint64_t cnt, uint64_t s
 }
 
 /* Kept out of line so that the hit paths below need no stack frame. */
-static __attribute__((noinline)) int alloc_miss(struct mmchal_iova *v, uint64_t npages,
-						uint64_t limit, bool size_aligned, uint64_t *start)
+static IOVA_NOINLINE_ int alloc_miss(struct mmchal_iova *v, uint64_t npages, uint64_t limit,
+				     bool size_aligned, uint64_t *start)
 {
 	v->st.cache_misses++;
 	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
 }
 
 /* MMCHAL_IOVA_F_CHECK_CACHED: the full double-free and ownership check. */
-static __attribute__((noinline)) int alloc_uncached(struct mmchal_iova *v, uint64_t npages,
-						    uint64_t limit, bool size_aligned,
-						    uint64_t *start)
+static IOVA_NOINLINE_ int alloc_uncached(struct mmchal_iova *v, uint64_t npages, uint64_t limit,
+					 bool size_aligned, uint64_t *start)
 {
 	if (npages == 0)
 		return MMCHAL_EINVAL;
 	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
 }
 
-static __attribute__((noinline)) int free_checked(struct mmchal_iova *v, uint64_t start,
-						  uint64_t npages)
+static IOVA_NOINLINE_ int free_checked(struct mmchal_iova *v, uint64_t start, uint64_t npages)
 {
 	uint64_t s, n, size = npages, *bin;
 	int ret = mmchal_iova_find(v, start, &s, &n);
@@ -100,16 +100,14 @@ static __attribute__((noinline)) int free_checked(struct mmchal_iova *v, uint64_
 	return 0;
 }
 
-static __attribute__((noinline)) int free_uncached(struct mmchal_iova *v, uint64_t start,
-						   uint64_t npages)
+static IOVA_NOINLINE_ int free_uncached(struct mmchal_iova *v, uint64_t start, uint64_t npages)
 {
 	uint64_t size = npages;
 
 	return iova_tree_free_(v, start, &size);
 }
 
-static __attribute__((noinline)) int free_slow(struct mmchal_iova *v, uint64_t start,
-					       uint64_t npages)
+static IOVA_NOINLINE_ int free_slow(struct mmchal_iova *v, uint64_t start, uint64_t npages)
 {
 	if (npages <= v->cache_max && (v->flags & MMCHAL_IOVA_F_CHECK_CACHED))
 		return free_checked(v, start, npages);

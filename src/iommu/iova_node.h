@@ -10,6 +10,18 @@
 
 #include <mmchal/iova.h>
 
+/* Compiler hints. GCC and clang get them; any other C11 compiler gets
+ * correct code without them. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IOVA_NOINLINE_    __attribute__((noinline))
+#define IOVA_PREFETCH_(p) __builtin_prefetch(p)
+#define IOVA_HAVE_CLZLL_  1
+#else
+#define IOVA_NOINLINE_
+#define IOVA_PREFETCH_(p) ((void)(p))
+#define IOVA_HAVE_CLZLL_  0
+#endif
+
 #define IOVA_B   MMCHAL_IOVA_FANOUT
 #define IOVA_MIN (IOVA_B / 2u)
 
@@ -50,7 +62,19 @@ static inline uint64_t iova_gap_len_(uint64_t pe, uint64_t ns)
 
 static inline unsigned int iova_log2_(uint64_t v)
 {
+#if IOVA_HAVE_CLZLL_
 	return 63u - (unsigned int)__builtin_clzll(v);
+#else
+	unsigned int r = 0;
+
+	for (unsigned int sh = 32; sh; sh >>= 1) {
+		if (v >> sh) {
+			v >>= sh;
+			r += sh;
+		}
+	}
+	return r;
+#endif
 }
 
 /* Largest naturally aligned block in the free pages between pe and ns, as

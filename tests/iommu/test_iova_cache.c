@@ -137,6 +137,27 @@ static void test_full_bin_and_double_free(void **state)
 	assert_int_equal(mmchal_iova_check(&v), 0);
 }
 
+static void test_recent_double_free_unchecked(void **state)
+{
+	uint64_t a, b, c;
+
+	(void)state;
+	init(0);
+	assert_int_equal(mmchal_iova_alloc(&v, 8, (1u << 20) - 1u, false, &a), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 8, (1u << 20) - 1u, false, &b), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 8, (1u << 20) - 1u, false, &c), 0);
+	/* The bin is not full, so these stay on the O(1) path. */
+	assert_int_equal(mmchal_iova_free_cached(&v, a, 8), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, a, 8), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_free_cached(&v, b, 8), 0);
+	/* Both of the two most recent entries are checked. */
+	assert_int_equal(mmchal_iova_free_cached(&v, a, 8), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_free_cached(&v, b, 8), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_free_cached(&v, c, 8), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, c, 8), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
 static void test_checked_mode(void **state)
 {
 	uint64_t s;
@@ -180,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_hit_every_size),
 		cmocka_unit_test(test_limit_and_alignment_respected),
 		cmocka_unit_test(test_full_bin_and_double_free),
+		cmocka_unit_test(test_recent_double_free_unchecked),
 		cmocka_unit_test(test_checked_mode),
 		cmocka_unit_test(test_no_cache),
 	};
