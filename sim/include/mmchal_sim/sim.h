@@ -58,8 +58,8 @@ struct mmchal_sim_config {
 				       internal DMAC; >= 0xcb0d has a 32-bit block counter */
 	bool dmac_old_info1;    /**< internal DMAC read-end bit is 17 (M3-W ES1.0), not 20 */
 	uint32_t base_clock_hz; /**< SDHI clock before the SD_CLK_CTRL divider */
-	mmchal_phys_addr_t
-		reg_phys;          /**< physical base of the register window (DMA port addresses) */
+	/** physical base of the register window (DMA port addresses) */
+	mmchal_phys_addr_t reg_phys;
 	uint32_t rx_port_offset;   /**< read alias of the data port for SYS-DMAC, bytes */
 	uint32_t reg_access_ns;    /**< virtual time one register access costs */
 	uint32_t irq_latency_ns;   /**< from the interrupt line rising to the handler running */
