@@ -65,8 +65,8 @@ struct mmchal_sim_card_config {
 	uint8_t mmc_card_type; /**< eMMC EXT_CSD[196] CARD_TYPE */
 	bool write_protect;    /**< the write-protect switch is on */
 	uint64_t powerup_ns;   /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
-	uint64_t
-		read_latency_ns; /**< from the end of a read command's response to the first block */
+	/** from the end of a read command's response to the first block */
+	uint64_t read_latency_ns;
 	uint64_t read_rate;      /**< media read rate, bytes/s; 0 = unlimited */
 	uint64_t write_rate;     /**< media write rate, bytes/s; 0 = unlimited */
 	uint64_t write_busy_ns;  /**< DAT0 busy (programming) after the last block of a write */
