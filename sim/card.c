@@ -430,3 +430,20 @@ void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uin
 		r->data = CDATA_READ;
 	}
 }
+
+/*
+ * CMD0 GO_IDLE_STATE on a memory card, after the caller reset its registers:
+ * idle, 1-bit bus, legacy timing, no pending status bits, not busy. A reset
+ * also ends a stuck-busy fault (the card restarts).
+ */
+void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c)
+{
+	c->state = MMCHAL_SIM_ST_IDLE;
+	c->width = 1;
+	c->timing = MMCHAL_TIMING_LEGACY;
+	c->powerup_start = T_NEVER;
+	c->stuck = false;
+	c->busy = false;
+	c->pending = 0;
+	sim->ev[EV_BUSY] = T_NEVER;
+}

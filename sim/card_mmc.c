@@ -184,14 +184,7 @@ void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_res
 	switch (idx) {
 	case 0: /* GO_IDLE_STATE */
 		mmc_init_regs_(c);
-		c->state = ST(IDLE);
-		c->width = 1;
-		c->timing = MMCHAL_TIMING_LEGACY;
-		c->powerup_start = T_NEVER;
-		c->stuck = false;
-		c->busy = false;
-		c->pending = 0;
-		sim->ev[EV_BUSY] = T_NEVER;
+		card_go_idle_(sim, c);
 		return;
 	case 1: /* SEND_OP_COND */
 		if (st0 != ST(IDLE))

@@ -225,14 +225,7 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 	switch (idx) {
 	case 0: /* GO_IDLE_STATE: no response */
 		sd_init_regs_(c);
-		c->state = ST(IDLE);
-		c->width = 1;
-		c->timing = MMCHAL_TIMING_LEGACY;
-		c->powerup_start = T_NEVER;
-		c->stuck = false;
-		c->busy = false;
-		c->pending = 0;
-		sim->ev[EV_BUSY] = T_NEVER;
+		card_go_idle_(sim, c);
 		return;
 	case 2: /* ALL_SEND_CID */
 		if (st0 != ST(READY))

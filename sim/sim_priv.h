@@ -364,6 +364,7 @@ void card_set_bits_(uint8_t *reg, unsigned bytes, unsigned hi, unsigned lo, uint
 void card_illegal_(struct sim_card *c, struct card_resp *r);
 void card_r1_resp_(struct mmchal_sim *sim, int st0, struct card_resp *r);
 bool card_addressed_(const struct sim_card *c, uint32_t arg);
+void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c);
 void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint64_t addr, bool wr,
 		    int st0, struct card_resp *r);
 bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
