@@ -268,7 +268,7 @@ static int fault(struct sim_iommu *m, uint64_t iova, bool write,
 int iommu_translate_(struct mmchal_sim *sim, uint64_t iova, bool write, uint64_t *phys)
 {
 	struct sim_iommu *m = sim->iommu;
-	uint64_t vpn = iova / PAGE, val = 0, tval;
+	uint64_t vpn = iova / PAGE, val = 0, tval = 0;
 	bool hit = false, in_table;
 
 	m->st.translations++;

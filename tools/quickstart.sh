@@ -28,8 +28,11 @@ ensure_packages() {
 	fi
 	echo "quickstart: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	# Wait for another package manager (unattended-upgrades, a second shell)
+	# instead of failing at once on the dpkg lock.
+	local lock=(-o DPkg::Lock::Timeout=600)
+	apt-get "${lock[@]}" update -q
+	apt-get "${lock[@]}" install -y -q --no-install-recommends "${missing[@]}"
 }
 
 case "${1:-}" in

@@ -88,6 +88,11 @@ struct mmchal_backend_ops {
 	int (*hw_reset)(void *ctx);
 	/** run the sampling-point tuning procedure with @p opcode (CMD19/CMD21); optional */
 	int (*execute_tuning)(void *ctx, uint32_t opcode);
+	/** blocks of the current data phase known to have completed on the bus (after an
+	    error or abort, for an honest bytes_xfered); optional, absent means 0 */
+	int (*blocks_done)(void *ctx, uint32_t *blocks);
+	/** enable or disable the SDIO card interrupt; optional */
+	int (*enable_sdio_irq)(void *ctx, bool enable);
 };
 
 /** @brief A backend instance. */

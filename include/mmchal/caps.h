@@ -94,6 +94,33 @@ enum mmchal_completion_ctx {
 /** @brief Default largest block size, bytes (TMIO_MAX_BLK_SIZE). */
 #define MMCHAL_MAX_BLK_SIZE_DEFAULT 512u
 
+/** @name Bus capabilities of a host (::mmchal_host_caps::bus)
+ *  What the controller and its board wiring support; the card layer picks
+ *  bus widths and timing modes from these (DT: bus-width, cap-*, mmc-*, sd-uhs-*).
+ *  @{
+ */
+#define MMCHAL_BUS_4_BIT        (1u << 0)  /**< 4-bit data bus wired */
+#define MMCHAL_BUS_8_BIT        (1u << 1)  /**< 8-bit data bus wired (eMMC) */
+#define MMCHAL_BUS_SD_HS        (1u << 2)  /**< SD high speed, 50 MHz (cap-sd-highspeed) */
+#define MMCHAL_BUS_MMC_HS       (1u << 3)  /**< MMC high speed, 52 MHz (cap-mmc-highspeed) */
+#define MMCHAL_BUS_UHS_SDR12    (1u << 4)  /**< UHS-I SDR12 (sd-uhs-sdr12) */
+#define MMCHAL_BUS_UHS_SDR25    (1u << 5)  /**< UHS-I SDR25 (sd-uhs-sdr25) */
+#define MMCHAL_BUS_UHS_SDR50    (1u << 6)  /**< UHS-I SDR50 (sd-uhs-sdr50) */
+#define MMCHAL_BUS_UHS_SDR104   (1u << 7)  /**< UHS-I SDR104 (sd-uhs-sdr104) */
+#define MMCHAL_BUS_UHS_DDR50    (1u << 8)  /**< UHS-I DDR50 (sd-uhs-ddr50) */
+#define MMCHAL_BUS_MMC_DDR52    (1u << 9)  /**< eMMC DDR52 at 1.8 V (mmc-ddr-1_8v) */
+#define MMCHAL_BUS_HS200        (1u << 10) /**< eMMC HS200 at 1.8 V (mmc-hs200-1_8v) */
+#define MMCHAL_BUS_HS400        (1u << 11) /**< eMMC HS400 at 1.8 V (mmc-hs400-1_8v) */
+#define MMCHAL_BUS_CMD23        (1u << 12) /**< the host can send SET_BLOCK_COUNT before data */
+#define MMCHAL_BUS_AUTO_CMD12   (1u << 13) /**< the controller can send CMD12 by itself */
+#define MMCHAL_BUS_HW_BUSY      (1u << 14) /**< the controller detects the end of DAT0 busy */
+#define MMCHAL_BUS_NONREMOVABLE (1u << 15) /**< the card is soldered (non-removable) */
+#define MMCHAL_BUS_BROKEN_CD    (1u << 16) /**< card detect is unusable: poll for the card */
+#define MMCHAL_BUS_1_8V         (1u << 17) /**< the slot can switch I/O lines to 1.8 V */
+#define MMCHAL_BUS_SDIO_IRQ     (1u << 18) /**< the controller forwards the SDIO card interrupt */
+#define MMCHAL_BUS_HW_RESET     (1u << 19) /**< the card's hardware reset line is wired */
+/** @} */
+
 /** @brief What the host controller itself declares. */
 struct mmchal_host_caps {
 	bool merge_capable;     /**< the host opts in to segment merging behind an IOMMU
@@ -103,6 +130,9 @@ struct mmchal_host_caps {
 	uint32_t max_blk_count; /**< per-SoC cap on blocks per request; 0 = counter maximum */
 	uint32_t max_blk_size;  /**< largest block, bytes; 0 = ::MMCHAL_MAX_BLK_SIZE_DEFAULT */
 	enum mmchal_completion_ctx completion; /**< where completion events arrive */
+	uint32_t bus;      /**< MMCHAL_BUS_* bits; 0 = 1-bit, default speed only */
+	uint32_t f_min_hz; /**< lowest card clock the controller reaches, Hz; 0 = unknown */
+	uint32_t f_max_hz; /**< highest card clock, Hz (DT max-frequency); 0 = unknown */
 };
 
 /** @brief Everything the limits derivation needs to know. */

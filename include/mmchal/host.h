@@ -16,7 +16,9 @@
 #ifndef MMCHAL_HOST_H
 #define MMCHAL_HOST_H
 
+#include <mmchal/caps.h>
 #include <mmchal/error.h>
+#include <mmchal/limits.h>
 #include <mmchal/request.h>
 #include <mmchal/types.h>
 
@@ -42,6 +44,16 @@ struct mmchal_host_ops {
 	int (*hw_reset)(void *ctx);
 	/** tune the sampling point with @p opcode (CMD19 SD, CMD21 eMMC) */
 	int (*execute_tuning)(void *ctx, uint32_t opcode);
+	/** enable (true) or disable (false) the SDIO card interrupt */
+	int (*enable_sdio_irq)(void *ctx, bool enable);
+	/** start @p req and wait for its completion (polling the host as needed) for at
+	    most @p timeout_ms; returns the request's first error, 0 on success. The
+	    request's @c done callback, if any, is still called exactly once. */
+	int (*request_sync)(void *ctx, struct mmchal_request *req, uint32_t timeout_ms);
+	/** copy the host's declared capabilities (bus widths, timings, clocks) */
+	int (*get_caps)(void *ctx, struct mmchal_host_caps *caps);
+	/** copy the limits derived for the current card type */
+	int (*get_limits)(void *ctx, struct mmchal_limits *limits);
 };
 
 /**
@@ -127,6 +139,63 @@ static inline int mmchal_host_execute_tuning(const struct mmchal_host_ops *ops, 
 					     uint32_t opcode)
 {
 	return ops->execute_tuning ? ops->execute_tuning(ctx, opcode) : MMCHAL_ENOTSUP;
+}
+
+/**
+ * @brief Call @c enable_sdio_irq, or report it missing.
+ * @param[in] ops     checked table
+ * @param[in] ctx     host object
+ * @param[in] enable  true to enable, false to disable
+ * @return 0 or a negative ::mmchal_err
+ * @retval MMCHAL_ENOTSUP  no @c enable_sdio_irq op
+ */
+static inline int mmchal_host_enable_sdio_irq(const struct mmchal_host_ops *ops, void *ctx,
+					      bool enable)
+{
+	return ops->enable_sdio_irq ? ops->enable_sdio_irq(ctx, enable) : MMCHAL_ENOTSUP;
+}
+
+/**
+ * @brief Call @c request_sync, or report it missing.
+ * @param[in]     ops         checked table
+ * @param[in]     ctx         host object
+ * @param[in,out] req         request to run
+ * @param[in]     timeout_ms  longest wait, ms
+ * @return 0 or the request's first negative ::mmchal_err
+ * @retval MMCHAL_ENOTSUP  no @c request_sync op
+ */
+static inline int mmchal_host_request_sync_op(const struct mmchal_host_ops *ops, void *ctx,
+					      struct mmchal_request *req, uint32_t timeout_ms)
+{
+	return ops->request_sync ? ops->request_sync(ctx, req, timeout_ms) : MMCHAL_ENOTSUP;
+}
+
+/**
+ * @brief Call @c get_caps, or report it missing.
+ * @param[in]  ops   checked table
+ * @param[in]  ctx   host object
+ * @param[out] caps  declared capabilities
+ * @return 0 or a negative ::mmchal_err
+ * @retval MMCHAL_ENOTSUP  no @c get_caps op
+ */
+static inline int mmchal_host_get_caps_op(const struct mmchal_host_ops *ops, void *ctx,
+					  struct mmchal_host_caps *caps)
+{
+	return ops->get_caps ? ops->get_caps(ctx, caps) : MMCHAL_ENOTSUP;
+}
+
+/**
+ * @brief Call @c get_limits, or report it missing.
+ * @param[in]  ops     checked table
+ * @param[in]  ctx     host object
+ * @param[out] limits  limits for the current card type
+ * @return 0 or a negative ::mmchal_err
+ * @retval MMCHAL_ENOTSUP  no @c get_limits op
+ */
+static inline int mmchal_host_get_limits_op(const struct mmchal_host_ops *ops, void *ctx,
+					    struct mmchal_limits *limits)
+{
+	return ops->get_limits ? ops->get_limits(ctx, limits) : MMCHAL_ENOTSUP;
 }
 
 #ifdef __cplusplus
