@@ -287,7 +287,7 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out);
 	}
 	if (iommu && env->merge) {
-		struct mmchal_merge_info mi;
+		struct mmchal_merge_info mi = {.reason = MMCHAL_MERGE_OK};
 
 		out->merge = mmchal_merge_check(data->sg, data->sg_len, env->iommu, env->card, &mi);
 		if (out->merge == MMCHAL_MERGE_OK) {
