@@ -215,8 +215,8 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 	return to_done(h);
 }
 
-/* Advance the state machine by the backend's events; true once DONE. */
-static bool on_events(struct mmchal_host *h, uint32_t ev)
+/* One step of the state machine; true once DONE. */
+static bool step(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
@@ -258,6 +258,16 @@ static bool on_events(struct mmchal_host *h, uint32_t ev)
 	default:
 		return false;
 	}
+}
+
+/* Advance by the backend's events; the end of busy may come with the response. */
+static bool on_events(struct mmchal_host *h, uint32_t ev)
+{
+	bool fin = step(h, ev);
+
+	if (!fin && h->state == HS_BUSY && (ev & MMCHAL_EV_BUSY_DONE))
+		fin = to_done(h);
+	return fin;
 }
 
 /* A timeout fired (@p err ETIMEDOUT) or the caller aborted (ECANCELED). */

@@ -346,3 +346,60 @@ bool fx_contains(const char *hay, const char *needle)
 	}
 	return false;
 }
+
+/* ------------------------------------------------------------------ IOMMU */
+
+static int fi_caps(void *ctx, struct mmchal_iommu_caps *c)
+{
+	(void)ctx;
+	memset(c, 0, sizeof(*c));
+	c->present = true;
+	c->page_size = 4096;
+	c->merge_boundary = 0xfff;
+	c->aperture_start = 0x1000;
+	c->aperture_end = 0xffffffffu;
+	return 0;
+}
+
+static int fi_map(void *ctx, mmchal_dma_addr_t iova, mmchal_phys_addr_t phys, uint64_t size,
+		  uint32_t prot)
+{
+	struct fiommu *fi = ctx;
+
+	(void)iova;
+	(void)phys;
+	(void)prot;
+	fi->maps++;
+	/* a failing map may leave part of the range mapped: the caller unmaps it all */
+	fi->pages += (int64_t)(size / 4096u);
+	if (fi->fail_map_at != 0 && fi->maps == fi->fail_map_at)
+		return MMCHAL_EFAULT;
+	return 0;
+}
+
+static int fi_unmap(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
+{
+	struct fiommu *fi = ctx;
+
+	(void)iova;
+	fi->unmaps++;
+	fi->pages -= (int64_t)(size / 4096u);
+	return 0;
+}
+
+static int fi_flush(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
+{
+	struct fiommu *fi = ctx;
+
+	(void)iova;
+	(void)size;
+	fi->flushes++;
+	return 0;
+}
+
+const struct mmchal_iommu_ops fiommu_ops = {
+	.get_caps = fi_caps,
+	.map = fi_map,
+	.unmap = fi_unmap,
+	.flush = fi_flush,
+};

@@ -77,6 +77,15 @@ struct rec_port {
 	bool work_now; /* run deferred work at once */
 };
 
+/* A fake IOMMU: 4 KiB pages that can merge, a 32-bit aperture; counts pages. */
+struct fiommu {
+	int64_t pages; /* mapped now */
+	uint32_t maps, unmaps, flushes;
+	uint32_t fail_map_at; /* 1-based map call that fails; 0 = never */
+};
+
+extern const struct mmchal_iommu_ops fiommu_ops;
+
 extern const struct mmchal_backend_ops tb_ops;
 extern const struct mmchal_port_ops rec_ops_full;     /* lock, cache, work */
 extern const struct mmchal_port_ops rec_ops_coherent; /* lock, work, no cache ops */
