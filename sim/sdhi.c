@@ -94,8 +94,17 @@ uint32_t sdhi_port_width_(const struct mmchal_sim *sim)
 			return 8;
 		return (sim->host_mode & 0x0100u) ? 4 : 2;
 	}
-	/* Older parts: bit 0 selects 32-bit access (Linux tmio EXT_ACC; inferred). */
-	return (sim->host_mode & 1u) ? 4 : 2;
+	/*
+	 * Gen2 SDR104 (0xcb0d): 0 = 32-bit, bit 0 = 16-bit; only Gen2 SDR50 (0x490c)
+	 * uses bit 0 for 32-bit (Linux renesas_sdhi_sdbuf_width(); U-Boot writes 0 on
+	 * Gen2 and reads the port 32 bits wide). Other versions have no HOST_MODE
+	 * width selection; Linux leaves it alone and uses a 16-bit port (assumption).
+	 */
+	if (sim->cfg.version == 0xcb0du)
+		return (sim->host_mode & 1u) ? 2 : 4;
+	if (sim->cfg.version == 0x490cu)
+		return (sim->host_mode & 1u) ? 4 : 2;
+	return 2;
 }
 
 uint64_t sdhi_clk_ns_(const struct mmchal_sim *sim, uint64_t clocks)

@@ -285,7 +285,7 @@ static void test_sysdmac_gen2_scattered(void **state)
 	}
 	drv_sd_init(&d);
 	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);     /* 1/8: 25 MHz, default speed */
-	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 1);      /* 32-bit data port */
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0);      /* 0xcb0d: 0 = 32-bit data port */
 	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x0002u); /* DMA requests on */
 	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
 	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_TO_CARD, &tx), 0);
