@@ -105,10 +105,55 @@ static void test_host_mode_polarity_per_version(void **state)
 	}
 }
 
+/*
+ * Correction 2: a 32-bit access to SD_ARG or SD_RSP10 (and RSP32/54/76) at its
+ * logical offset reaches the whole register, on every bus_shift.
+ */
+static void test_wide_arg_and_response_access(void **state)
+{
+	static const enum mmchal_sim_soc socs[] = {MMCHAL_SIM_SOC_GEN3, MMCHAL_SIM_SOC_GEN2};
+
+	(void)state;
+	for (unsigned n = 0; n < 2; n++) {
+		struct drv d;
+		uint32_t sh;
+
+		open_soc(&d, socs[n], 0, MMCHAL_SIM_CARD_SD);
+		sh = d.bus.bus_shift;
+		d.bus.ops->write32(d.bus.ctx, R_ARG << sh, 0x12345678u);
+		assert_int_equal(mmchal_bus_rd16(&d.bus, R_ARG), 0x5678u);
+		assert_int_equal(mmchal_bus_rd16(&d.bus, R_ARG + 2u), 0x1234u);
+		assert_int_equal(d.bus.ops->read32(d.bus.ctx, R_ARG << sh), 0x12345678u);
+		/* ACMD41 until ready: R3 0xc0ff8000 read with one 32-bit access. */
+		drv_cmd(&d, C_NONE | 0, 0);
+		drv_cmd(&d, C_R1 | 8, 0x1aa);
+		for (int i = 0; i < 100; i++) {
+			drv_cmd(&d, C_R1 | 55, 0);
+			d.bus.ops->write32(d.bus.ctx, R_ARG << sh, 0x40ff8000u);
+			drv_ack(&d, 0xffffffffu);
+			mmchal_bus_wr16(&d.bus, R_CMD, C_R3 | C_ACMD | 41);
+			assert_true(drv_wait(&d, S_RSP_END, 1000000u) & S_RSP_END);
+			if (d.bus.ops->read32(d.bus.ctx, R_RSP << sh) & 0x80000000u)
+				break;
+			d.port.ops->delay_us(d.port.ctx, 100);
+		}
+		assert_int_equal(d.bus.ops->read32(d.bus.ctx, R_RSP << sh), 0xc0ff8000u);
+		/* R2: CID bits 127:8 in RSP76..RSP10, each readable in one access. */
+		drv_cmd(&d, C_R2 | 2, 0);
+		for (unsigned i = 0; i < 4; i++)
+			assert_int_equal(d.bus.ops->read32(d.bus.ctx, (R_RSP + 4u * i) << sh),
+					 d.rsp[i]);
+		assert_int_equal(d.rsp[3] >> 16, 0x00aau); /* MID in bits 127:120 -> 119:112 */
+		assert_int_equal(bad_accesses(&d), 0);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_mode_polarity_per_version),
+		cmocka_unit_test(test_wide_arg_and_response_access),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
