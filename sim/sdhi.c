@@ -298,8 +298,12 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 				sim->info |= ST_END_BIT;
 			}
 			memcpy(sim->rsp, sim->res.rsp, sizeof(sim->rsp));
-			if (ok)
-				sim->info |= ST_RSP_END;
+			/*
+			 * A response came: response end is set, with any CRC, end-bit or
+			 * index error beside it (Linux reads those bits in the response-end
+			 * handler, tmio_mmc_cmd_irq; REF).
+			 */
+			sim->info |= ST_RSP_END;
 		}
 		if (ok && sim->res.has_data)
 			data_start_(sim);

@@ -149,11 +149,77 @@ static void test_wide_arg_and_response_access(void **state)
 	}
 }
 
+/* Issue @cmd (with data setup done by the caller) and return the status at its end. */
+static uint32_t cmd_status(struct drv *d, uint16_t cmd, uint32_t arg)
+{
+	drv_ack(d, 0xffffffffu);
+	mmchal_bus_wr32(&d->bus, R_ARG, arg);
+	mmchal_bus_wr16(&d->bus, R_CMD, cmd);
+	mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 1000000u);
+	return drv_status(d);
+}
+
+/*
+ * Correction 3: an error comes with its completion event. A response CRC,
+ * end-bit or index error sets response end too; a data CRC, end-bit or
+ * timeout error sets access end too. A response timeout has no response end.
+ */
+static void test_errors_come_with_completion(void **state)
+{
+	static const struct {
+		enum mmchal_sim_fault_kind kind;
+		uint32_t bit;
+	} data_cases[] = {
+		{MMCHAL_SIM_FAULT_DATA_CRC, S_CRC},
+		{MMCHAL_SIM_FAULT_END_BIT, S_END},
+		{MMCHAL_SIM_FAULT_DATA_TIMEOUT, S_DATA_TO},
+	};
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CMD_CRC, MMCHAL_SIM_AT_CMD, 13, 0, 0};
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	/* Response CRC error: CRC and response end together. */
+	mmchal_sim_fault_add(d.sim, &f);
+	st = cmd_status(&d, C_R1 | 13, 1u << 16);
+	assert_int_equal(st & (S_CRC | S_RSP_END | S_CMD_TO), S_CRC | S_RSP_END);
+	/* End-bit error (R2 frame where R1 was expected): end bit and response end. */
+	st = cmd_status(&d, C_R2 | 13, 1u << 16);
+	assert_int_equal(st & (S_END | S_RSP_END | S_CMD_TO), S_END | S_RSP_END);
+	/* Index error (an R3 frame checked as R1): index error and response end. */
+	drv_cmd(&d, C_NONE | 0, 0);
+	st = cmd_status(&d, C_R1 | 1, 0x40ff8080u);
+	assert_int_equal(st & ((1u << 16) | S_RSP_END), (1u << 16) | S_RSP_END);
+	/* Response timeout: no response end. */
+	st = cmd_status(&d, C_R1 | 13, 1u << 16);
+	assert_int_equal(st & (S_CMD_TO | S_RSP_END), S_CMD_TO);
+	drv_close(&d);
+
+	for (unsigned n = 0; n < 3; n++) {
+		struct mmchal_sim_fault df = {data_cases[n].kind, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+		open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_MMC);
+		assert_int_equal(drv_mmc_init(&d), 0);
+		mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+		mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);    /* 25 MHz */
+		mmchal_bus_wr16(&d.bus, R_OPTION, 0x800eu); /* 1-bit, timeout 2^13 clocks */
+		mmchal_sim_fault_add(d.sim, &df);
+		drv_setup_data(&d, 512, 1, false);
+		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+		st = drv_wait(&d, S_ACCESS_END | S_BRE, 2000000000ull);
+		assert_int_equal(st & (data_cases[n].bit | S_ACCESS_END | S_BRE),
+				 data_cases[n].bit | S_ACCESS_END);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_mode_polarity_per_version),
 		cmocka_unit_test(test_wide_arg_and_response_access),
+		cmocka_unit_test(test_errors_come_with_completion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
