@@ -278,8 +278,6 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 {
 	switch (ev) {
 	case EV_CMD: {
-		bool ok = !sim->res.timeout && !sim->res.crc && !sim->res.end_bit;
-
 		sim->cmd_busy = false;
 		if (sim->res.timeout) {
 			sim->err2 |= ERR2_RSP_TO;
@@ -305,7 +303,13 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 			 */
 			sim->info |= ST_RSP_END;
 		}
-		if (ok && sim->res.has_data)
+		/*
+		 * A response with a CRC, end-bit or index error still came from a card
+		 * that executed the command, so its data phase runs, flagged by the
+		 * error bit beside response end: Linux keeps waiting for the data after
+		 * -EILSEQ (tmio_mmc_cmd_irq). After a response timeout no data comes.
+		 */
+		if (!sim->res.timeout && sim->res.has_data)
 			data_start_(sim);
 		else
 			sim->x.active = false;

@@ -214,12 +214,68 @@ static void test_errors_come_with_completion(void **state)
 	}
 }
 
+/*
+ * Correction 4: a data phase after a failed response is flagged as the
+ * hardware flags it. After a response CRC error the card (which executed the
+ * command) sends its data and the controller receives it, with the CRC bit set
+ * beside response end; after a response timeout no data phase starts and the
+ * data port refuses access.
+ */
+static void test_data_after_failed_response(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CMD_CRC, MMCHAL_SIM_AT_CMD, 17, 0, 0};
+	struct drv d;
+	uint8_t blk[512], *store;
+	uint32_t st;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[512 + i] = (uint8_t)(i ^ 0x5au);
+	mmchal_sim_fault_add(d.sim, &f);
+	drv_setup_data(&d, 512, 1, false);
+	st = cmd_status(&d, C_R1 | C_DATA | C_READ | 17, 1);
+	assert_int_equal(st & (S_CRC | S_RSP_END | S_CMD_TO), S_CRC | S_RSP_END);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_DATA);
+	drv_ack(&d, S_CRC | S_RSP_END);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	for (unsigned i = 0; i < 512; i += 4) {
+		uint32_t v = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+
+		memcpy(&blk[i], &v, 4);
+	}
+	assert_memory_equal(blk, store + 512, 512);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(bad_accesses(&d), 0);
+
+	/* Response timeout on a data command: no data phase at all. */
+	f.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT;
+	mmchal_sim_fault_add(d.sim, &f);
+	drv_setup_data(&d, 512, 1, false);
+	st = cmd_status(&d, C_R1 | C_DATA | C_READ | 17, 1);
+	assert_int_equal(st & (S_CMD_TO | S_RSP_END), S_CMD_TO);
+	mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u);
+	assert_int_equal(drv_status(&d) & (S_BRE | S_ACCESS_END | S_DATA_TO), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	(void)d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+	assert_int_equal(bad_accesses(&d), 1);
+	assert_true(drv_status(&d) & S_ILL);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_mode_polarity_per_version),
 		cmocka_unit_test(test_wide_arg_and_response_access),
 		cmocka_unit_test(test_errors_come_with_completion),
+		cmocka_unit_test(test_data_after_failed_response),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
