@@ -117,7 +117,8 @@ int mmchal_sim_card_remove(struct mmchal_sim *sim)
 	sim->card.present = false;
 	sim->card.busy = false;
 	sim->card.stuck = false;
-	sim->ev[EV_BUSY] = T_NEVER;
+	/* DAT0 is pulled high without a card: the controller sees busy end now. */
+	sim->ev[EV_BUSY] = sim->now;
 	sdhi_card_changed_(sim, false);
 	return 0;
 }
@@ -445,5 +446,5 @@ void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c)
 	c->stuck = false;
 	c->busy = false;
 	c->pending = 0;
-	sim->ev[EV_BUSY] = T_NEVER;
+	sim->ev[EV_BUSY] = sim->now; /* DAT0 released at once */
 }

@@ -175,7 +175,7 @@ static void finish(struct mmchal_sim *sim)
 	}
 	x->active = false;
 	idmac_data_end_(sim);
-	sdhi_set_status_(sim, ST_ACCESS_END);
+	sdhi_access_end_(sim);
 }
 
 void data_block_event_(struct mmchal_sim *sim)

@@ -173,6 +173,7 @@ struct sim_cmdres {
 	enum resp_kind kind;
 	uint16_t rsp[8];
 	bool has_data;
+	bool r1b; /* SD_CMD response type R1b: hardware busy detection */
 	enum card_data card_data;
 };
 
@@ -255,6 +256,8 @@ struct mmchal_sim {
 	uint16_t rsp[8];
 	bool cmd_busy;
 	bool cmd_pending; /* written while the clock was off */
+	bool rsp_wait;    /* R1b: response end held until the card releases DAT0 */
+	bool idle_wait;   /* access end came while DAT0 was busy: raise it again at busy end */
 	struct sim_cmdres res;
 	struct sim_xfer x;
 	struct sim_card card;
@@ -316,6 +319,7 @@ uint32_t sdhi_bus_width_(const struct mmchal_sim *sim);
 uint64_t sdhi_data_timeout_ns_(const struct mmchal_sim *sim);
 uint64_t sdhi_clock_hz_(const struct mmchal_sim *sim);
 void sdhi_auto12_(struct mmchal_sim *sim);
+void sdhi_access_end_(struct mmchal_sim *sim);
 
 /* data.c: the data phase */
 void data_start_(struct mmchal_sim *sim);

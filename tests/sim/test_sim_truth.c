@@ -269,6 +269,96 @@ static void test_data_after_failed_response(void **state)
 	drv_close(&d);
 }
 
+#define S_SCLKDIVEN (1u << 29)
+#define S_CBSY      (1u << 30)
+
+/* Write @blocks blocks by PIO (32-bit port) without waiting for access end. */
+static void pio_write_blocks(struct drv *d, uint16_t cmd, uint32_t blocks)
+{
+	drv_setup_data(d, 512, blocks, true);
+	assert_int_equal(drv_cmd(d, (uint16_t)(cmd | C_DATA), 0), 0);
+	for (uint32_t b = 0; b < blocks; b++) {
+		assert_true(drv_wait(d, S_BWE, 100000000u) & S_BWE);
+		drv_ack(d, S_BWE);
+		for (unsigned i = 0; i < 512; i += 4)
+			d->bus.ops->write32(d->bus.ctx, R_BUF << 2, 0xa5a5a5a5u);
+	}
+}
+
+/*
+ * Correction 5: hardware busy detection. After an R1b command response end
+ * (and command busy clearing) comes only when the card releases DAT0; after a
+ * write whose access end came while DAT0 was busy, access end is raised again
+ * at busy end, with INFO2 bit 29 set.
+ */
+static void test_hw_busy_detection(void **state)
+{
+	struct drv d;
+	uint64_t t0;
+	uint32_t st;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u); /* 25 MHz */
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	/* CMD6 (R1b), busy 100 us: response end only at busy end. */
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0x03b70000u); /* BUS_WIDTH = 1 bit, unchanged */
+	t0 = mmchal_sim_now(d.sim);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1B | 6);
+	mmchal_sim_advance(d.sim, 20000u); /* the response is long in */
+	st = drv_status(&d);
+	assert_int_equal(st & (S_RSP_END | S_CBSY | S_DAT0 | S_SCLKDIVEN), S_CBSY);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_PRG);
+	/* A command while the R1b one waits is an illegal access. */
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 13);
+	assert_int_equal(bad_accesses(&d), 1);
+	drv_ack(&d, S_ILL);
+	st = drv_wait(&d, S_RSP_END, 1000000u);
+	assert_int_equal(st & (S_RSP_END | S_CBSY | S_DAT0 | S_SCLKDIVEN),
+			 S_RSP_END | S_DAT0 | S_SCLKDIVEN);
+	assert_true(mmchal_sim_now(d.sim) >= t0 + 100000u);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+
+	/* CMD24: access end while programming (no bit 29), then again at busy end. */
+	pio_write_blocks(&d, C_R1 | 24, 1);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN), S_ACCESS_END);
+	drv_ack(&d, S_ACCESS_END);
+	t0 = mmchal_sim_now(d.sim);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN),
+			 S_ACCESS_END | S_DAT0 | S_SCLKDIVEN);
+	assert_true(mmchal_sim_now(d.sim) > t0);
+	drv_ack(&d, S_ACCESS_END);
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(drv_status(&d) & S_ACCESS_END, 0); /* only twice */
+
+	/* CMD25 with auto CMD12: the same after the CMD12 busy. */
+	pio_write_blocks(&d, C_R1 | C_MULTI | 25, 2);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN), S_ACCESS_END);
+	drv_ack(&d, S_ACCESS_END);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN),
+			 S_ACCESS_END | S_DAT0 | S_SCLKDIVEN);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+
+	/* A read has no busy: one access end, with bit 29 already set. */
+	{
+		uint8_t blk[512];
+
+		drv_ack(&d, 0xffffffffu);
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), 0);
+		assert_int_equal(blk[0], 0xa5);
+		assert_true(drv_status(&d) & S_SCLKDIVEN);
+		mmchal_sim_advance(d.sim, 1000000u);
+		assert_int_equal(drv_status(&d) & S_ACCESS_END, 0);
+	}
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_wide_arg_and_response_access),
 		cmocka_unit_test(test_errors_come_with_completion),
 		cmocka_unit_test(test_data_after_failed_response),
+		cmocka_unit_test(test_hw_busy_detection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
