@@ -359,6 +359,110 @@ static void test_hw_busy_detection(void **state)
 	drv_close(&d);
 }
 
+/* Start the internal DMAC with DM_CM_DTRAN_MODE = @mode at @addr (64-bit write). */
+static void dm_start(struct drv *d, uint32_t mode, uint64_t addr)
+{
+	mmchal_bus_wr16(&d->bus, R_EXTMODE, 0x1012u);
+	mmchal_bus_raw_wr32(&d->bus, DM_MASK1, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_MASK2, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO1, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_MODE, mode);
+	d->bus.ops->write64(d->bus.ctx, DM_ADDR, addr);
+	mmchal_bus_raw_wr32(&d->bus, DM_CTRL, 1);
+}
+
+/* One-block DMA transfer by CMD17/CMD24; returns the SD status at the end. */
+static uint32_t dm_block(struct drv *d, bool read, uint32_t mode, uint64_t addr, uint32_t lba)
+{
+	uint32_t st;
+
+	drv_setup_data(d, 512, 1, false);
+	dm_start(d, mode | (read ? 1u << 16 : 0), addr);
+	assert_int_equal(drv_cmd(d, (uint16_t)(C_R1 | C_DATA | (read ? C_READ | 17 : 24)), lba), 0);
+	st = drv_wait(d, S_ACCESS_END, 100000000u);
+	drv_ack(d, S_ACCESS_END);
+	mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 1000000u); /* busy end */
+	drv_ack(d, S_ACCESS_END);
+	return st;
+}
+
+static void emmc_fast(struct drv *d, const struct mmchal_sim_config *cfg)
+{
+	struct mmchal_sim_card_config cc;
+
+	assert_int_equal(drv_open(d, cfg), 0);
+	assert_int_equal(mmchal_sim_mem_add(d->sim, RAM_BASE, 4u << 20, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	fast(&cc);
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	assert_int_equal(drv_mmc_init(d), 0);
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u); /* 25 MHz */
+}
+
+/*
+ * Correction 6: DM_CM_DTRAN_MODE bit 0 (address increment) and bits 5:4 (bus
+ * width) take effect. Without bit 0 every 8-byte beat goes to one address,
+ * except on parts with fixed address mode only; a width other than 64-bit is
+ * a DMA error (assumption).
+ */
+static void test_idmac_mode_bits(void **state)
+{
+	struct mmchal_sim_config cfg;
+	struct drv d;
+	uint8_t *store, *mem, want[8];
+	mmchal_phys_addr_t p;
+	uint32_t st;
+
+	(void)state;
+	emmc_fast(&d, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 1024; i++)
+		store[i] = (uint8_t)(i * 13u + 1u);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 4096, 128, &p);
+	assert_non_null(mem);
+	/* Read with increment: the block lands in order. */
+	memset(mem, 0xee, 4096);
+	st = dm_block(&d, true, 0x31u, p, 0);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_memory_equal(mem, store, 512);
+	/* Read without increment: only the last beat stays, nothing past 8 bytes is written. */
+	memset(mem, 0xee, 4096);
+	st = dm_block(&d, true, 0x30u, p, 0);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_memory_equal(mem, store + 504, 8);
+	for (unsigned i = 8; i < 4096; i++)
+		assert_int_equal(mem[i], 0xee);
+	/* Write without increment: the card gets the first 8 bytes 64 times. */
+	for (unsigned i = 0; i < 512; i++)
+		mem[i] = (uint8_t)(i + 1u);
+	memcpy(want, mem, 8);
+	st = dm_block(&d, false, 0x30u, p, 1);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	for (unsigned i = 0; i < 512; i += 8)
+		assert_memory_equal(store + 512 + i, want, 8);
+	/* Bus width bits not both set: a DMA error at the start. */
+	for (uint32_t w = 0; w < 3; w++) {
+		dm_start(&d, (1u << 16) | (w << 4) | 1u, p);
+		assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	}
+	drv_close(&d);
+
+	/* A part with fixed address mode only: bit 0 clear still increments. */
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+	cfg.idmac_fixed_addr_only = true;
+	emmc_fast(&d, &cfg);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i * 5u + 2u);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &p);
+	assert_non_null(mem);
+	st = dm_block(&d, true, 0x30u, p, 0);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_memory_equal(mem, store, 512);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_errors_come_with_completion),
 		cmocka_unit_test(test_data_after_failed_response),
 		cmocka_unit_test(test_hw_busy_detection),
+		cmocka_unit_test(test_idmac_mode_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

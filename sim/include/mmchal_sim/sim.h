@@ -60,13 +60,17 @@ struct mmchal_sim_config {
 	uint32_t base_clock_hz; /**< SDHI clock before the SD_CLK_CTRL divider */
 	/** physical base of the register window (DMA port addresses) */
 	mmchal_phys_addr_t reg_phys;
-	uint32_t rx_port_offset;   /**< read alias of the data port for SYS-DMAC, bytes */
-	uint32_t reg_access_ns;    /**< virtual time one register access costs */
-	uint32_t irq_latency_ns;   /**< from the interrupt line rising to the handler running */
-	uint32_t ncr_clocks;       /**< clocks from a command's end bit to its response (N_CR) */
-	uint32_t ncr_max_clocks;   /**< clocks the controller waits for a response (N_CR max) */
-	uint32_t idmac_align;      /**< internal DMAC start-address alignment, bytes */
-	uint8_t idmac_addr_bits;   /**< internal DMAC address width */
+	uint32_t rx_port_offset; /**< read alias of the data port for SYS-DMAC, bytes */
+	uint32_t reg_access_ns;  /**< virtual time one register access costs */
+	uint32_t irq_latency_ns; /**< from the interrupt line rising to the handler running */
+	uint32_t ncr_clocks;     /**< clocks from a command's end bit to its response (N_CR) */
+	uint32_t ncr_max_clocks; /**< clocks the controller waits for a response (N_CR max) */
+	uint32_t idmac_align;    /**< internal DMAC start-address alignment, bytes */
+	uint8_t idmac_addr_bits; /**< internal DMAC address width */
+	/** internal DMAC of a part with "fixed address mode" (RZ/G2L, RZ/A2): the
+	    drivers leave DM_CM_DTRAN_MODE bit 0 clear there and the address still
+	    increments; elsewhere bit 0 clear sends every beat to one address */
+	bool idmac_fixed_addr_only;
 	uint32_t sysdmac_max_segs; /**< SYS-DMAC descriptors per transfer */
 	uint8_t sysdmac_addr_bits; /**< SYS-DMAC address width */
 	uint32_t sysdmac_max_seg;  /**< SYS-DMAC largest segment, bytes */
