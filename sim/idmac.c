@@ -105,7 +105,7 @@ uint64_t idmac_read_(struct mmchal_sim *sim, uint32_t off)
 		return d->info2_mask;
 	case DM_DTRAN_ADDR:
 		return d->addr;
-	case DM_DTRAN_ADDR + 4u:
+	case DM_DTRAN_ADDR_H:
 		return d->addr >> 32;
 	default:
 		return 0;
@@ -150,7 +150,7 @@ void idmac_write_(struct mmchal_sim *sim, uint32_t off, uint64_t val, uint32_t w
 	case DM_DTRAN_ADDR:
 		d->addr = width == 8 ? val : (d->addr & 0xffffffff00000000ull) | val;
 		break;
-	case DM_DTRAN_ADDR + 4u:
+	case DM_DTRAN_ADDR_H:
 		d->addr = (d->addr & 0xffffffffull) | (val << 32);
 		break;
 	default:

@@ -44,6 +44,7 @@
 #define DM_CM_INFO2      0x850u
 #define DM_CM_INFO2_MASK 0x858u
 #define DM_DTRAN_ADDR    0x880u
+#define DM_DTRAN_ADDR_H  0x888u /* upper half (U-Boot ADDR_H, Zephyr) */
 
 /* Status bits, INFO1 in 15:0 and INFO2 in 31:16. */
 #define ST_RSP_END    (1u << 0)

@@ -463,6 +463,44 @@ static void test_idmac_mode_bits(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Correction 7: DM_DTRAN_ADDR's upper half is at 0x888 (U-Boot ADDR_H, Zephyr),
+ * not at 0x884; a 64-bit write at 0x880 still sets the whole address.
+ */
+static void test_idmac_addr_upper_half(void **state)
+{
+	struct drv d;
+	mmchal_phys_addr_t p;
+	uint8_t *mem;
+
+	(void)state;
+	emmc_fast(&d, NULL);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &p);
+	assert_non_null(mem);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR, (uint32_t)p);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR + 8u, 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_ADDR + 8u), 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_ADDR + 4u), 0);
+	assert_true(d.bus.ops->read64(d.bus.ctx, DM_ADDR) == p + (1ull << 32));
+	/* Above the 32-bit limit: a DMA error at the start. */
+	mmchal_bus_raw_wr32(&d.bus, DM_MODE, (1u << 16) | 0x31u);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO2, 0);
+	/* 0x884 is not the upper half: writing it leaves the address alone. */
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR + 8u, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR + 4u, 1);
+	assert_true(d.bus.ops->read64(d.bus.ctx, DM_ADDR) == p);
+	drv_setup_data(&d, 512, 1, false);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1012u);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 20);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -472,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_data_after_failed_response),
 		cmocka_unit_test(test_hw_busy_detection),
 		cmocka_unit_test(test_idmac_mode_bits),
+		cmocka_unit_test(test_idmac_addr_upper_half),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
