@@ -501,6 +501,49 @@ static void test_idmac_addr_upper_half(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Correction 8: the old DM_CM_INFO1 layout (read end at bit 17) applies to
+ * R-Car H3 ES1.x as well as M3-W ES1.0; other Gen3 parts use bit 20. Write end
+ * is bit 16 on both layouts.
+ */
+static void test_idmac_old_info1_parts(void **state)
+{
+	static const struct {
+		enum mmchal_sim_soc soc;
+		uint32_t read_end;
+	} cases[] = {
+		{MMCHAL_SIM_SOC_H3_ES1, 1u << 17},
+		{MMCHAL_SIM_SOC_M3W_ES10, 1u << 17},
+		{MMCHAL_SIM_SOC_GEN3, 1u << 20},
+	};
+
+	(void)state;
+	for (unsigned n = 0; n < 3; n++) {
+		struct mmchal_sim_config cfg;
+		struct drv d;
+		mmchal_phys_addr_t p;
+
+		assert_int_equal(mmchal_sim_config_defaults(&cfg, cases[n].soc), 0);
+		assert_int_equal(cfg.version, 0xcd10u);
+		assert_int_equal(cfg.bus_shift, 2);
+		assert_int_equal(cfg.dmac_old_info1, cases[n].read_end == 1u << 17);
+		emmc_fast(&d, &cfg);
+		assert_non_null(mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &p));
+		dm_block(&d, true, 0x31u, p, 0);
+		assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), cases[n].read_end);
+		dm_block(&d, false, 0x31u, p, 0);
+		assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 16);
+		drv_close(&d);
+	}
+	assert_int_equal(mmchal_sim_config_defaults(NULL, MMCHAL_SIM_SOC_GEN3), MMCHAL_EINVAL);
+	{
+		struct mmchal_sim_config cfg;
+
+		assert_int_equal(mmchal_sim_config_defaults(&cfg, (enum mmchal_sim_soc)99),
+				 MMCHAL_EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -511,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_hw_busy_detection),
 		cmocka_unit_test(test_idmac_mode_bits),
 		cmocka_unit_test(test_idmac_addr_upper_half),
+		cmocka_unit_test(test_idmac_old_info1_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
