@@ -23,12 +23,18 @@
 #define EXT_MODE_DMA  (1u << 1)
 
 /* SD_ERR_STS1/2 detail bits (names from the RZ/A1H hardware manual; inferred). */
-#define ERR1_CMD_IDX (1u << 0)
-#define ERR1_END     (1u << 4)
-#define ERR1_RSP_CRC (1u << 8)
-#define ERR1_RD_CRC  (1u << 10)
-#define ERR1_WR_CRC  (1u << 11)
-#define ERR2_RSP_TO  (1u << 0)
+#define ERR1_CMD_IDX       (1u << 0)
+#define ERR1_END           (1u << 4)
+#define ERR1_RSP_CRC       (1u << 8)
+#define ERR1_RD_CRC        (1u << 10)
+#define ERR1_WR_CRC        (1u << 11)
+#define ERR2_RSP_TO        (1u << 0)
+/*
+ * SD_ERR_STS1 bits 14:12: the CRC status token of the last written block;
+ * "010" (bit 13, positive) after reset (Zephyr rcar_mmc notes; REF).
+ */
+#define ERR1_CRC_STAT_MASK (7u << 12)
+#define ERR1_CRC_STAT_OK   (2u << 12)
 
 static bool has_cbsy(const struct mmchal_sim *sim)
 {
@@ -56,7 +62,7 @@ void sdhi_reset_(struct mmchal_sim *sim)
 	sim->sdio_info1_mask = 0xc007u;
 	sim->info &= ST_CD | ST_WP;
 	sim->mask = MASK_RESET;
-	sim->err1 = 0;
+	sim->err1 = ERR1_CRC_STAT_OK;
 	sim->err2 = 0;
 	memset(sim->rsp, 0, sizeof(sim->rsp));
 	sim->cmd_busy = false;
@@ -209,7 +215,7 @@ static void start_cmd(struct mmchal_sim *sim)
 	if (!rtype)
 		rtype = auto_rsp(c);
 	sim->cnt.commands++;
-	sim->err1 = 0;
+	sim->err1 &= ERR1_CRC_STAT_MASK; /* a new command clears the error bits */
 	sim->err2 = 0;
 	memset(&sim->res, 0, sizeof(sim->res));
 	fault_on_cmd_(sim, idx, data, &cf);

@@ -544,6 +544,45 @@ static void test_idmac_old_info1_parts(void **state)
 	}
 }
 
+/*
+ * Correction 9: SD_ERR_STS1 resets with bit 13 set (CRC status "010" in bits
+ * 14:12); a command clears the error bits but not that field.
+ */
+static void test_err_sts1_reset_value(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CMD_CRC, MMCHAL_SIM_AT_CMD, 13, 0, 0};
+	struct mmchal_sim_fault w = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 24, 0, 0};
+	struct mmchal_sim *sim;
+	struct mmchal_bus bus;
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	mmchal_sim_bus(sim, &bus);
+	assert_int_equal(mmchal_bus_rd16(&bus, R_ERR1), 0x2000u);
+	assert_int_equal(mmchal_bus_rd16(&bus, R_ERR2), 0);
+	mmchal_sim_destroy(sim);
+
+	emmc_fast(&d, NULL);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	mmchal_sim_fault_add(d.sim, &f);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 1u << 16), MMCHAL_EIO);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u | (1u << 8));
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 1u << 16), 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	/* A negative CRC status on a write: bit 11 and token "101" (inferred). */
+	mmchal_sim_fault_add(d.sim, &w);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	pio_write_blocks(&d, C_R1 | 24, 1);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), (1u << 11) | 0x5000u);
+	/* Soft reset: back to 0x2000. */
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_idmac_mode_bits),
 		cmocka_unit_test(test_idmac_addr_upper_half),
 		cmocka_unit_test(test_idmac_old_info1_parts),
+		cmocka_unit_test(test_err_sts1_reset_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
