@@ -296,6 +296,8 @@ int card_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len)
 		memcpy(buf, c->payload, len);
 		c->payload_mode = false;
 		c->state = MMCHAL_SIM_ST_TRAN;
+		if (c->cfg.kind == MMCHAL_SIM_CARD_SD)
+			sd_switch_done_(c);
 		return 0;
 	}
 	if (c->cfg.kind == MMCHAL_SIM_CARD_SDIO)

@@ -467,6 +467,8 @@ void sdhi_write_(struct mmchal_sim *sim, uint32_t reg, uint16_t val)
 		sim->mask = (sim->mask & 0xffffu) | ((uint32_t)val << 16);
 		break;
 	case SD_CLK_CTRL:
+		if ((sim->clk_ctrl ^ val) & CLK_ENABLE)
+			sd_clock_changed_(sim, val & CLK_ENABLE);
 		sim->clk_ctrl = val & 0x03ffu;
 		if ((val & CLK_ENABLE) && sim->cmd_pending) {
 			sim->cmd_pending = false;

@@ -119,6 +119,12 @@ struct sim_card {
 	uint32_t wr_blocks; /* blocks written by the last write command (ACMD22) */
 	uint64_t powerup_start;
 	bool hcs;
+	bool s18a;   /* the last ACMD41 granted S18A: CMD11 may follow */
+	bool v18;    /* signalling at 1.8 V (CMD11 done); kept until power-off (removal) */
+	int vswitch; /* CMD11 voltage switch: 1 = DAT0 held low until the clock stops, 2 = stopped */
+	bool timing_next_valid;         /* SD CMD6: the new mode applies after the status block */
+	enum mmchal_timing timing_next; /* ... this one */
+	uint8_t tran_speed_next;        /* ... with this CSD TRAN_SPEED */
 	uint8_t cid[16], csd[16], scr[8];
 	uint8_t ext_csd[512];
 	uint8_t cccr[0x200]; /* SDIO CCCR (0x00..0xff) and FBR1 (0x100..0x1ff) */
@@ -380,6 +386,8 @@ void sd_init_regs_(struct sim_card *c);
 void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
 void mmc_init_regs_(struct sim_card *c);
 void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
+void sd_clock_changed_(struct mmchal_sim *sim, bool on);
+void sd_switch_done_(struct sim_card *c);
 void sdio_init_regs_(struct sim_card *c);
 void sdio_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
 int sdio_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len);

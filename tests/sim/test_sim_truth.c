@@ -583,6 +583,126 @@ static void test_err_sts1_reset_value(void **state)
 	drv_close(&d);
 }
 
+/* SD identification up to the transfer state, with S18R in ACMD41 when @s18r. */
+static uint32_t sd_ident(struct drv *d, bool s18r, bool do_cmd11)
+{
+	uint32_t rca;
+
+	drv_cmd(d, C_NONE | 0, 0);
+	assert_int_equal(drv_cmd(d, C_R1 | 8, 0x1aa), 0);
+	for (int i = 0; i < 100; i++) {
+		drv_cmd(d, C_R1 | 55, 0);
+		drv_cmd(d, C_R3 | C_ACMD | 41, 0x40ff8000u | (s18r ? 1u << 24 : 0));
+		if (d->rsp[0] & 0x80000000u)
+			break;
+		d->port.ops->delay_us(d->port.ctx, 100);
+	}
+	assert_int_equal(d->rsp[0] & 0x81000000u, s18r ? 0x81000000u : 0x80000000u);
+	if (do_cmd11) {
+		assert_int_equal(drv_cmd(d, C_R1 | 11, 0), 0);
+		/* DAT0 low until the clock is stopped and restarted. */
+		assert_false(drv_status(d) & S_DAT0);
+		d->port.ops->delay_us(d->port.ctx, 1000);
+		assert_false(drv_status(d) & S_DAT0);
+		mmchal_bus_wr16(&d->bus, R_CLK, 0x0080u); /* clock off */
+		d->port.ops->delay_us(d->port.ctx, 5000);
+		assert_false(drv_status(d) & S_DAT0);
+		mmchal_bus_wr16(&d->bus, R_CLK, 0x0180u); /* clock on again */
+		d->port.ops->delay_us(d->port.ctx, 1000);
+		assert_true(drv_status(d) & S_DAT0);
+	}
+	assert_int_equal(drv_cmd(d, C_R2 | 2, 0), 0);
+	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);
+	rca = d->rsp[0] >> 16;
+	assert_int_equal(drv_cmd(d, C_R1B | 7, rca << 16), 0);
+	drv_cmd(d, C_R1 | 55, rca << 16);
+	assert_int_equal(drv_cmd(d, C_R1 | C_ACMD | 6, 2), 0);
+	mmchal_bus_wr16(&d->bus, R_OPTION, 0x40eeu); /* 4-bit */
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u);    /* 25 MHz */
+	return rca;
+}
+
+/* CMD6 mode 1 for group 1 function @fn; returns the result nibble of group 1. */
+static unsigned sd_switch(struct drv *d, unsigned fn, enum mmchal_timing *t)
+{
+	uint8_t sw[64];
+
+	assert_int_equal(drv_pio_read(d, C_R1 | 6, 0x80fffff0u | fn, 64, 1, sw), 0);
+	assert_int_equal(mmchal_sim_card_bus(d->sim, NULL, t), 0);
+	return sw[16] & 0x0fu;
+}
+
+/*
+ * Correction 10: CMD6 refuses SDR50, SDR104 and DDR50 unless the card switched
+ * to 1.8 V first, which takes ACMD41 with S18R granted S18A and then CMD11
+ * (DAT0 low until the clock stopped and restarted). CMD11 without S18A is
+ * illegal.
+ */
+static void test_sd_uhs_needs_voltage_switch(void **state)
+{
+	struct drv d;
+	enum mmchal_timing t;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_SD);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	sd_ident(&d, false, false);
+	for (unsigned fn = 2; fn <= 4; fn++) {
+		assert_int_equal(sd_switch(&d, fn, &t), 0xfu);
+		assert_int_equal(t, MMCHAL_TIMING_LEGACY);
+	}
+	assert_int_equal(sd_switch(&d, 1, &t), 1u);
+	assert_int_equal(t, MMCHAL_TIMING_SD_HS);
+	/* CMD11 after an ACMD41 without S18R: illegal, no response. */
+	drv_cmd(&d, C_NONE | 0, 0);
+	drv_cmd(&d, C_R1 | 8, 0x1aa);
+	for (int i = 0; i < 100 && mmchal_sim_card_state(d.sim) != MMCHAL_SIM_ST_READY; i++) {
+		drv_cmd(&d, C_R1 | 55, 0);
+		drv_cmd(&d, C_R3 | C_ACMD | 41, 0x40ff8000u);
+		d.port.ops->delay_us(d.port.ctx, 100);
+	}
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_READY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 11, 0), MMCHAL_ETIMEDOUT);
+	drv_close(&d);
+
+	/* With the switch: every UHS-I mode is granted. */
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_SD);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	sd_ident(&d, true, true);
+	assert_int_equal(sd_switch(&d, 2, &t), 2u);
+	assert_int_equal(t, MMCHAL_TIMING_UHS_SDR50);
+	assert_int_equal(sd_switch(&d, 3, &t), 3u);
+	assert_int_equal(t, MMCHAL_TIMING_UHS_SDR104);
+	assert_int_equal(sd_switch(&d, 4, &t), 4u); /* last: DDR data needs IF_MODE */
+	assert_int_equal(t, MMCHAL_TIMING_UHS_DDR50);
+	drv_close(&d);
+
+	/* A card without UHS never grants S18A. */
+	{
+		struct mmchal_sim_config cfg;
+		struct mmchal_sim_card_config cc;
+
+		mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+		assert_int_equal(drv_open(&d, &cfg), 0);
+		mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &cc);
+		fast(&cc);
+		cc.uhs = false;
+		assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+		drv_cmd(&d, C_NONE | 0, 0);
+		drv_cmd(&d, C_R1 | 8, 0x1aa);
+		for (int i = 0; i < 100; i++) {
+			drv_cmd(&d, C_R1 | 55, 0);
+			drv_cmd(&d, C_R3 | C_ACMD | 41, 0x41ff8000u);
+			if (d.rsp[0] & 0x80000000u)
+				break;
+			d.port.ops->delay_us(d.port.ctx, 100);
+		}
+		assert_int_equal(d.rsp[0], 0xc0ff8000u);
+		assert_int_equal(drv_cmd(&d, C_R1 | 11, 0), MMCHAL_ETIMEDOUT);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_idmac_addr_upper_half),
 		cmocka_unit_test(test_idmac_old_info1_parts),
 		cmocka_unit_test(test_err_sts1_reset_value),
+		cmocka_unit_test(test_sd_uhs_needs_voltage_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
