@@ -255,7 +255,15 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		{
 			uint32_t s = card_r1_(sim, st0);
 
-			c->rca = c->cfg.rca;
+			/*
+			 * From ident the card publishes its configured RCA; asked again in
+			 * stand-by it publishes a new one (REF; SD Physical Layer 4.2.2),
+			 * here the next value, never 0.
+			 */
+			if (st0 == ST(IDENT))
+				c->rca = c->cfg.rca;
+			else if (++c->rca == 0)
+				c->rca = 1;
 			r->kind = RESP_48;
 			r->val = ((uint32_t)c->rca << 16) | ((s >> 8) & 0x8000u) |
 				 ((s >> 8) & 0x4000u) | ((s >> 6) & 0x2000u) | (s & 0x1fffu);

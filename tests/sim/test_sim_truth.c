@@ -703,6 +703,38 @@ static void test_sd_uhs_needs_voltage_switch(void **state)
 	}
 }
 
+/* Correction 11: CMD3 in stand-by publishes a new RCA; the old one no longer selects. */
+static void test_sd_cmd3_new_rca(void **state)
+{
+	struct drv d;
+	uint32_t rca1, rca2;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_SD);
+	drv_cmd(&d, C_NONE | 0, 0);
+	drv_cmd(&d, C_R1 | 8, 0x1aa);
+	for (int i = 0; i < 100 && mmchal_sim_card_state(d.sim) != MMCHAL_SIM_ST_READY; i++) {
+		drv_cmd(&d, C_R1 | 55, 0);
+		drv_cmd(&d, C_R3 | C_ACMD | 41, 0x40ff8000u);
+		d.port.ops->delay_us(d.port.ctx, 100);
+	}
+	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	rca1 = d.rsp[0] >> 16;
+	assert_int_equal(rca1, 0xb368u);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	rca2 = d.rsp[0] >> 16;
+	assert_int_equal(rca2, 0xb369u);
+	assert_int_equal(d.rsp[0] & 0x1e00u, MMCHAL_SIM_ST_STBY << 9);
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, rca1 << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, rca1 << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, rca2 << 16), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -716,6 +748,7 @@ int main(void)
 		cmocka_unit_test(test_idmac_old_info1_parts),
 		cmocka_unit_test(test_err_sts1_reset_value),
 		cmocka_unit_test(test_sd_uhs_needs_voltage_switch),
+		cmocka_unit_test(test_sd_cmd3_new_rca),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
