@@ -735,6 +735,79 @@ static void test_sd_cmd3_new_rca(void **state)
 	drv_close(&d);
 }
 
+/* CMD52 read of one byte of function @fn at @addr. */
+static uint8_t cmd52_rd(struct drv *d, uint32_t fn, uint32_t addr)
+{
+	assert_int_equal(drv_cmd(d, C_R1 | 52, (fn << 28) | (addr << 9)), 0);
+	return (uint8_t)d->rsp[0];
+}
+
+/* Find tuple @code in the CIS at @ptr; copies its body to @body, returns its length or -1. */
+static int cis_find(struct drv *d, uint32_t ptr, uint8_t code, uint8_t *body)
+{
+	for (unsigned n = 0; n < 32; n++) {
+		uint8_t c = cmd52_rd(d, 0, ptr), len;
+
+		if (c == 0xff)
+			return -1;
+		len = cmd52_rd(d, 0, ptr + 1u);
+		if (c == code) {
+			for (unsigned i = 0; i < len; i++)
+				body[i] = cmd52_rd(d, 0, ptr + 2u + i);
+			return len;
+		}
+		ptr += 2u + len;
+	}
+	return -1;
+}
+
+/*
+ * Correction 12: the SDIO CIS carries a CISTPL_FUNCE (0x22) tuple, in the common
+ * CIS (type 0: block size, max clock) and in function 1's (type 1, 42 bytes for
+ * SDIO 3.0: largest block size at 12-13, enable timeout at 28-29), as Linux
+ * sdio_cis.c reads them.
+ */
+static void test_sdio_cis_funce(void **state)
+{
+	struct drv d;
+	uint8_t body[256];
+	uint32_t cis0, cis1;
+
+	(void)state;
+	open_soc(&d, MMCHAL_SIM_SOC_GEN3, 0, MMCHAL_SIM_CARD_SDIO);
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0), 0);
+	for (int i = 0; i < 100; i++) {
+		drv_cmd(&d, C_R3 | 5, 0x00ff8000u);
+		if (d.rsp[0] >> 31)
+			break;
+		d.port.ops->delay_us(d.port.ctx, 100);
+	}
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, d.rsp[0] & 0xffff0000u), 0);
+	cis0 = cmd52_rd(&d, 0, 0x09) | (uint32_t)cmd52_rd(&d, 0, 0x0a) << 8 |
+	       (uint32_t)cmd52_rd(&d, 0, 0x0b) << 16;
+	cis1 = cmd52_rd(&d, 0, 0x109) | (uint32_t)cmd52_rd(&d, 0, 0x10a) << 8 |
+	       (uint32_t)cmd52_rd(&d, 0, 0x10b) << 16;
+	assert_int_equal(cis0, 0x1000u);
+	assert_int_equal(cis1, 0x1100u);
+	/* Common CIS: MANFID 0x0296 / 0x4701 and FUNCE type 0. */
+	assert_int_equal(cis_find(&d, cis0, 0x20, body), 4);
+	assert_int_equal(body[0] | body[1] << 8, 0x0296);
+	assert_int_equal(body[2] | body[3] << 8, 0x4701);
+	assert_int_equal(cis_find(&d, cis0, 0x22, body), 4);
+	assert_int_equal(body[0], 0x00);
+	assert_int_equal(body[1] | body[2] << 8, 512);
+	assert_int_equal(body[3], 0x32); /* 2.5 x 10 Mbit/s = 25 MHz */
+	/* Function 1 CIS: FUNCID SDIO and FUNCE type 1 of 42 bytes. */
+	assert_int_equal(cis_find(&d, cis1, 0x21, body), 2);
+	assert_int_equal(body[0], 0x0c);
+	assert_int_equal(cis_find(&d, cis1, 0x22, body), 42);
+	assert_int_equal(body[0], 0x01);
+	assert_int_equal(body[12] | body[13] << 8, 512);
+	assert_int_equal(body[28] | body[29] << 8, 10);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_err_sts1_reset_value),
 		cmocka_unit_test(test_sd_uhs_needs_voltage_switch),
 		cmocka_unit_test(test_sd_cmd3_new_rca),
+		cmocka_unit_test(test_sdio_cis_funce),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
