@@ -156,6 +156,16 @@ int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index)
 	return sim->card.ext_csd[index];
 }
 
+int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on)
+{
+	if (!sim)
+		return MMCHAL_EINVAL;
+	if (!sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	sim->card.cfg.write_protect = on;
+	return 0;
+}
+
 int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing)
 {
 	if (!sim || !sim->card.present)

@@ -41,7 +41,9 @@ void sd_init_regs_(struct sim_card *c)
 	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
 	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
 	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
-	set_csd_speed(c, 0x32);                     /* TRAN_SPEED 25 MHz */
+	card_set_bits_(c->csd, 16, 12, 12,
+		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
+	set_csd_speed(c, 0x32);                           /* TRAN_SPEED 25 MHz */
 
 	memset(c->scr, 0, 8);
 	card_set_bits_(c->scr, 8, 59, 56, 2);                    /* SD_SPEC 2.00/3.0x */
@@ -143,7 +145,7 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 		card_r1_resp_(sim, st0, r);
 		return;
 	}
-	if (wr && c->cfg.write_protect) {
+	if (wr && c->cfg.tmp_write_protect) {
 		c->pending |= R1_WP_VIOLATION;
 		card_r1_resp_(sim, st0, r);
 		return;
