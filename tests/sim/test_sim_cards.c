@@ -126,10 +126,61 @@ static void test_write_protect_switch_and_card(void **state)
 	}
 }
 
+/* ACMD22 SEND_NUM_WR_BLOCKS: the 4-byte big-endian count of well-written blocks. */
+static uint32_t num_wr_blocks(struct drv *d, uint32_t rca)
+{
+	uint8_t b[4];
+
+	assert_int_equal(drv_cmd(d, C_R1 | 55, rca << 16), 0);
+	assert_int_equal(drv_pio_read(d, C_R1 | C_ACMD | 22, 0, 4, 1, b), 0);
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/*
+ * ACMD22 after a failed write: a CMD25 of 4 blocks whose block 2 gets a
+ * negative CRC status stops there; after CMD12 and the busy, ACMD22 reports the
+ * 2 blocks the card wrote, and the store holds exactly those.
+ */
+static void test_acmd22_after_failed_write(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 25, 2, 0};
+	struct drv d;
+	uint8_t buf[4 * 512], *store;
+	uint32_t rca;
+
+	(void)state;
+	rca = open_card(&d, MMCHAL_SIM_CARD_SD, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i / 512u + 1u);
+	/* A good 3-block write first: 3. */
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | 25, 8, 512, 3, buf), 0);
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(num_wr_blocks(&d, rca), 3);
+	/* The failing one. */
+	mmchal_sim_fault_add(d.sim, &f);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | 25, 0, 512, 4, buf), S_CRC);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_RCV);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(num_wr_blocks(&d, rca), 2);
+	for (unsigned i = 0; i < 4 * 512; i++)
+		assert_int_equal(store[i], i < 2 * 512 ? buf[i] : 0);
+	/* ACMD22 outside tran is illegal: not answered. */
+	drv_cmd(&d, C_R1B | 7, 0); /* deselect: stand-by */
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, rca << 16), 0);
+	drv_setup_data(&d, 4, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_ACMD | C_DATA | C_READ | 22, 0), MMCHAL_ETIMEDOUT);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_protect_switch_and_card),
+		cmocka_unit_test(test_acmd22_after_failed_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
