@@ -58,8 +58,9 @@ static bool cfg_valid(const struct mmchal_sim_card_config *cfg)
 {
 	switch (cfg->kind) {
 	case MMCHAL_SIM_CARD_SD:
+		/* SDSC: CSD v1 describes at most 4096 x 512 KiB = 2 GiB. */
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) && cfg->rca &&
-		       cfg->capacity / (512u * 1024u) <= (1ull << 22);
+		       cfg->capacity / (512u * 1024u) <= (cfg->sdsc ? 4096u : (1ull << 22));
 	case MMCHAL_SIM_CARD_MMC:
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) &&
 		       cfg->capacity / 512u <= UINT32_MAX;

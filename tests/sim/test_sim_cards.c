@@ -176,11 +176,136 @@ static void test_acmd22_after_failed_write(void **state)
 	drv_close(&d);
 }
 
+/* Bits [hi:lo] of a CSD read as R2 (the response registers hold bits 127:8). */
+static uint32_t csd_bits(const uint32_t rsp[4], unsigned hi, unsigned lo)
+{
+	uint32_t v = 0;
+
+	for (unsigned b = hi + 1u; b-- > lo;) {
+		unsigned r = b - 8u;
+
+		v = v << 1 | ((rsp[r / 32u] >> (r % 32u)) & 1u);
+	}
+	return v;
+}
+
+static void sdsc_small(struct mmchal_sim_card_config *c)
+{
+	c->sdsc = true;
+	c->capacity = 1536u * 1024u;
+	c->cmd23 = false;
+}
+
+/* ACMD41 with @arg until ready or 100 tries; returns the last R3. */
+static uint32_t acmd41_loop(struct drv *d, uint32_t arg)
+{
+	drv_cmd(d, C_NONE | 0, 0);
+	drv_cmd(d, C_R1 | 8, 0x1aa);
+	for (int i = 0; i < 100; i++) {
+		drv_cmd(d, C_R1 | 55, 0);
+		drv_cmd(d, C_R3 | C_ACMD | 41, arg);
+		if (d->rsp[0] & 0x80000000u)
+			break;
+		d->port.ops->delay_us(d->port.ctx, 100);
+	}
+	return d->rsp[0];
+}
+
+/*
+ * An SDSC card: CCS = 0 in ACMD41 (also ready for a host without HCS, and no
+ * S18A), CSD v1 whose C_SIZE / C_SIZE_MULT / READ_BL_LEN give the capacity,
+ * byte addresses (a misaligned one is ADDRESS_ERROR, the end OUT_OF_RANGE), and
+ * 512-byte blocks only.
+ */
+static void test_sdsc_card(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+	uint8_t blk[512], *store;
+	uint32_t rca;
+
+	(void)state;
+	rca = open_card(&d, MMCHAL_SIM_CARD_SD, sdsc_small);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[5 * 512 + i] = (uint8_t)(i ^ 0x33u);
+	/* Byte address 2560 is block 5. */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 5 * 512, 512, 1, blk), 0);
+	assert_memory_equal(blk, store + 5 * 512, 512);
+	/* Misaligned byte address: ADDRESS_ERROR, no data phase. */
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 5 * 512 + 1), 0);
+	assert_int_equal(d.rsp[0] & R1_ADDRESS, R1_ADDRESS);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	/* The last block reads, the capacity is out of range. */
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x40aeu);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 1536u * 1024u - 512u, 512, 1, blk), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 1536u * 1024u), 0);
+	assert_int_equal(d.rsp[0] & R1_OUT_OF_RANGE, R1_OUT_OF_RANGE);
+	drv_ack(&d, 0xffffffffu);
+	/* A byte-addressed write. */
+	memset(blk, 0x5e, sizeof(blk));
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 2 * 512, 512, 1, blk), 0);
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(store[2 * 512], 0x5e);
+	assert_int_equal(store[2 * 512 - 1], 0);
+	assert_int_equal(store[3 * 512], 0);
+	/* CMD16: 512 accepted, anything else BLOCK_LEN_ERROR; CMD23 not supported. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(d.rsp[0] & (1u << 29), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 256), 0);
+	assert_int_equal(d.rsp[0] & (1u << 29), 1u << 29);
+	assert_int_equal(status(&d, rca) & (1u << 29), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 23, 2), MMCHAL_ETIMEDOUT);
+	/* CSD v1 in stand-by: capacity 6 << 9 << 9. */
+	drv_cmd(&d, C_R1B | 7, 0);
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, rca << 16), 0);
+	assert_int_equal(csd_bits(d.rsp, 127, 126), 0);
+	assert_int_equal(csd_bits(d.rsp, 83, 80), 9);
+	assert_int_equal(csd_bits(d.rsp, 49, 47), 7);
+	assert_int_equal(csd_bits(d.rsp, 73, 62), 5);
+	assert_int_equal(csd_bits(d.rsp, 25, 22), 9);
+	/* ACMD41: CCS = 0, ready without HCS, never S18A. */
+	assert_int_equal(acmd41_loop(&d, 0x00ff8000u), 0x80ff8000u);
+	assert_int_equal(acmd41_loop(&d, 0x41ff8000u), 0x80ff8000u);
+	drv_close(&d);
+
+	/* A 2 GiB SDSC card: READ_BL_LEN 10, C_SIZE 4095 (only the CSD is read). */
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &cc);
+	cc.sdsc = true;
+	cc.capacity = 2ull << 30;
+	cc.store = blk; /* never touched: no data command is sent */
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	assert_int_equal(acmd41_loop(&d, 0x40ff8000u), 0x80ff8000u);
+	drv_cmd(&d, C_R2 | 2, 0);
+	drv_cmd(&d, C_R1 | 3, 0);
+	rca = d.rsp[0] >> 16;
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, rca << 16), 0);
+	assert_int_equal(csd_bits(d.rsp, 83, 80), 10);
+	assert_int_equal(csd_bits(d.rsp, 73, 62), 4095);
+	assert_int_equal(csd_bits(d.rsp, 49, 47), 7);
+	mmchal_sim_card_remove(d.sim);
+	/* Larger than 2 GiB is not an SDSC card. */
+	cc.capacity = (2ull << 30) + 512u * 1024u;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), MMCHAL_EINVAL);
+	drv_close(&d);
+
+	/* An SDHC card stays busy for a host without HCS, and answers CCS = 1. */
+	open_card(&d, MMCHAL_SIM_CARD_SD, NULL);
+	assert_int_equal(acmd41_loop(&d, 0x00ff8000u) & 0x80000000u, 0);
+	assert_int_equal(acmd41_loop(&d, 0x40ff8000u), 0xc0ff8000u);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_protect_switch_and_card),
 		cmocka_unit_test(test_acmd22_after_failed_write),
+		cmocka_unit_test(test_sdsc_card),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
