@@ -110,6 +110,8 @@ static bool switch_ok(const struct sim_card *c, uint32_t idx, uint8_t val)
 
 	switch (idx) {
 	case EXT_BUS_WIDTH:
+		if (c->cfg.mmc_no_8bit && ((val & 0x0fu) == 2 || (val & 0x0fu) == 6))
+			return false;
 		if ((val & 0x0fu) == 5 || (val & 0x0fu) == 6)
 			return (type & 0x0cu) && !(val & 0x70u);
 		return (val & 0x0fu) <= 2 && !(val & 0xf0u);

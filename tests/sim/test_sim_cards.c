@@ -300,12 +300,63 @@ static void test_sdsc_card(void **state)
 	drv_close(&d);
 }
 
+static void no_8bit(struct mmchal_sim_card_config *c)
+{
+	c->mmc_no_8bit = true;
+}
+
+/* CMD6 write of EXT_CSD BUS_WIDTH = @val (R1b); returns the CMD13 R1 after it. */
+static uint32_t set_bus_width(struct drv *d, uint8_t val)
+{
+	assert_int_equal(drv_cmd(d, C_R1B | 6, 0x03b70000u | (uint32_t)val << 8), 0);
+	return status(d, 1);
+}
+
+/*
+ * An eMMC that refuses the 8-bit bus: BUS_WIDTH 2 (8-bit) and 6 (8-bit DDR) get
+ * SWITCH_ERROR and change nothing; 1 (4-bit) and 5 (4-bit DDR) are taken, so a
+ * card layer can fall back. HS400 then stays refused too (it needs width 6).
+ */
+static void test_emmc_refuses_8bit(void **state)
+{
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	open_card(&d, MMCHAL_SIM_CARD_MMC, no_8bit);
+	assert_int_equal(set_bus_width(&d, 2) & R1_SWITCH_ERROR, R1_SWITCH_ERROR);
+	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 183), 0);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 1);
+	assert_int_equal(set_bus_width(&d, 6) & R1_SWITCH_ERROR, R1_SWITCH_ERROR);
+	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 183), 0);
+	assert_int_equal(set_bus_width(&d, 1) & R1_SWITCH_ERROR, 0);
+	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 183), 1);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 4);
+	assert_int_equal(set_bus_width(&d, 5) & R1_SWITCH_ERROR, 0);
+	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 183), 5);
+	/* HS400 needs BUS_WIDTH 6 first: refused. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b90300u), 0);
+	assert_int_equal(status(&d, 1) & R1_SWITCH_ERROR, R1_SWITCH_ERROR);
+	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 185), 0);
+	drv_close(&d);
+
+	/* The default eMMC takes the 8-bit widths. */
+	open_card(&d, MMCHAL_SIM_CARD_MMC, NULL);
+	assert_int_equal(set_bus_width(&d, 2) & R1_SWITCH_ERROR, 0);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 8);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_protect_switch_and_card),
 		cmocka_unit_test(test_acmd22_after_failed_write),
 		cmocka_unit_test(test_sdsc_card),
+		cmocka_unit_test(test_emmc_refuses_8bit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,6 +66,9 @@ struct mmchal_sim_card_config {
 	    addresses, CCS = 0 in ACMD41, no UHS-I; else SDHC/SDXC */
 	bool sdsc;
 	uint8_t mmc_card_type; /**< eMMC EXT_CSD[196] CARD_TYPE */
+	/** eMMC: refuse the 8-bit bus widths (EXT_CSD BUS_WIDTH 2 and 6) with
+	    SWITCH_ERROR, as a card on a 4-bit board would fail them */
+	bool mmc_no_8bit;
 	/** the slot's write-protect switch is on (SD_INFO1 bit 7 reads 0). Like the
 	    tab of an SD card it is seen by the host only: the card still accepts
 	    writes; see mmchal_sim_card_set_wp() */
