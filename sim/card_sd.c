@@ -80,6 +80,7 @@ void sd_init_regs_(struct sim_card *c)
 	card_set_bits_(c->scr, 8, 59, 56, 2);                    /* SD_SPEC 2.00/3.0x */
 	card_set_bits_(c->scr, 8, 51, 48, 0x5);                  /* 1-bit and 4-bit */
 	card_set_bits_(c->scr, 8, 47, 47, 1);                    /* SD_SPEC3 */
+	card_set_bits_(c->scr, 8, 55, 55, c->cfg.erased_ones);   /* DATA_STAT_AFTER_ERASE */
 	card_set_bits_(c->scr, 8, 33, 33, c->cfg.cmd23 ? 1 : 0); /* CMD23 */
 	c->rca = 0;
 }
@@ -391,6 +392,12 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		c->sbc_armed = arg != 0;
 		card_r1_resp_(sim, st0, r);
 		return;
+	case 32: /* ERASE_WR_BLK_START */
+	case 33: /* ERASE_WR_BLK_END */
+	case 38: /* ERASE */
+		if (card_erase_cmd_(sim, c, idx, arg, st0, r))
+			return;
+		break;
 	case 55: /* APP_CMD: not in ready or ident */
 		if (st0 == ST(READY) || st0 == ST(IDENT))
 			break;

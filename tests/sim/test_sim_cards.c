@@ -350,6 +350,191 @@ static void test_emmc_refuses_8bit(void **state)
 	drv_close(&d);
 }
 
+#define R1_WP_ERASE_SKIP (1u << 15)
+#define R1_ERASE_RESET   (1u << 13)
+
+static void ones(struct mmchal_sim_card_config *c)
+{
+	c->erased_ones = true;
+}
+
+/* CMD38 (R1b) with @arg; returns its R1, @busy_ns gets the time to response end. */
+static uint32_t erase38(struct drv *d, uint32_t arg, uint64_t *busy_ns)
+{
+	uint64_t t0 = mmchal_sim_now(d->sim);
+
+	assert_int_equal(drv_cmd(d, C_R1B | 38, arg), 0);
+	if (busy_ns)
+		*busy_ns = mmchal_sim_now(d->sim) - t0;
+	return d->rsp[0];
+}
+
+/* Check that blocks [first, last] of the store hold @erased and their neighbours @fill. */
+static void check_erased(struct drv *d, uint64_t first, uint64_t last, uint8_t erased, uint8_t fill)
+{
+	uint8_t *store = mmchal_sim_card_store(d->sim, NULL);
+
+	for (uint64_t i = first * 512u; i < (last + 1u) * 512u; i++)
+		assert_int_equal(store[i], erased);
+	if (first)
+		assert_int_equal(store[first * 512u - 1u], fill);
+	assert_int_equal(store[(last + 1u) * 512u], fill);
+}
+
+/*
+ * SD erase: CMD32 / CMD33 / CMD38 erase exactly the write blocks named, which
+ * then read as the SCR DATA_STAT_AFTER_ERASE value; CMD38 is R1b with busy per
+ * 4 MiB allocation unit touched; sequence errors, reset, range and
+ * write-protect cases change nothing.
+ */
+static void test_sd_erase(void **state)
+{
+	struct drv d;
+	uint8_t *store, scr[8], blk[512];
+	uint64_t busy;
+	uint32_t rca;
+
+	(void)state;
+	for (unsigned v = 0; v < 2; v++) {
+		rca = open_card(&d, MMCHAL_SIM_CARD_SD, v ? ones : NULL);
+		store = mmchal_sim_card_store(d.sim, NULL);
+		memset(store, 0xaa, 64u << 20);
+		drv_cmd(&d, C_R1 | 55, rca << 16);
+		assert_int_equal(drv_pio_read(&d, C_R1 | C_ACMD | 51, 0, 8, 1, scr), 0);
+		assert_int_equal(scr[1] >> 7, v); /* DATA_STAT_AFTER_ERASE, SCR bit 55 */
+		assert_int_equal(drv_cmd(&d, C_R1 | 32, 10), 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | 13, rca << 16),
+				 0); /* CMD13 keeps the sequence */
+		assert_int_equal(drv_cmd(&d, C_R1 | 33, 19), 0);
+		assert_int_equal(erase38(&d, 0, &busy) & 0xfff80000u, 0);
+		assert_true(busy >= 1000000u && busy < 1100000u); /* one AU */
+		assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+		check_erased(&d, 10, 19, v ? 0xff : 0x00, 0xaa);
+		/* The erased blocks read back as the erased value. */
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, 12, 512, 1, blk), 0);
+		assert_int_equal(blk[0], v ? 0xff : 0x00);
+		assert_int_equal(blk[511], v ? 0xff : 0x00);
+		drv_close(&d);
+	}
+
+	rca = open_card(&d, MMCHAL_SIM_CARD_SD, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0xaa, 64u << 20);
+	/* Across a 4 MiB boundary: two units of busy. */
+	drv_cmd(&d, C_R1 | 32, 8190);
+	drv_cmd(&d, C_R1 | 33, 8193);
+	erase38(&d, 0, &busy);
+	assert_true(busy >= 2000000u && busy < 2100000u);
+	check_erased(&d, 8190, 8193, 0x00, 0xaa);
+	/* CMD38 alone, CMD33 first: ERASE_SEQ_ERROR, nothing erased. */
+	assert_int_equal(erase38(&d, 0, NULL) & R1_ERASE_SEQ, R1_ERASE_SEQ);
+	assert_int_equal(drv_cmd(&d, C_R1 | 33, 30), 0);
+	assert_int_equal(d.rsp[0] & R1_ERASE_SEQ, R1_ERASE_SEQ);
+	assert_int_equal(erase38(&d, 0, NULL) & R1_ERASE_SEQ, R1_ERASE_SEQ);
+	/* Another command in the middle: ERASE_RESET, then CMD38 is out of sequence. */
+	drv_cmd(&d, C_R1 | 32, 20);
+	drv_cmd(&d, C_R1 | 33, 30);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(d.rsp[0] & R1_ERASE_RESET, R1_ERASE_RESET);
+	assert_int_equal(erase38(&d, 0, NULL) & R1_ERASE_SEQ, R1_ERASE_SEQ);
+	/* End before start: ERASE_PARAM. Past the end: OUT_OF_RANGE. */
+	drv_cmd(&d, C_R1 | 32, 30);
+	drv_cmd(&d, C_R1 | 33, 20);
+	assert_int_equal(erase38(&d, 0, NULL) & R1_ERASE_PARAM, R1_ERASE_PARAM);
+	drv_cmd(&d, C_R1 | 32, 21);
+	drv_cmd(&d, C_R1 | 33, 20);
+	assert_int_equal(erase38(&d, 0, NULL) & R1_ERASE_PARAM, R1_ERASE_PARAM);
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, (64u << 20) / 512u), 0);
+	assert_int_equal(d.rsp[0] & R1_OUT_OF_RANGE, R1_OUT_OF_RANGE);
+	for (unsigned i = 20; i <= 30; i++)
+		assert_int_equal(store[i * 512u], 0xaa);
+	/* Outside tran: illegal. */
+	drv_cmd(&d, C_R1B | 7, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, 1), MMCHAL_ETIMEDOUT);
+	drv_close(&d);
+
+	/* A write-protected card: WP_ERASE_SKIP, nothing erased. */
+	open_card(&d, MMCHAL_SIM_CARD_SD, tmp_wp);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0xaa, 1u << 20);
+	drv_cmd(&d, C_R1 | 32, 1);
+	drv_cmd(&d, C_R1 | 33, 2);
+	assert_int_equal(erase38(&d, 0, NULL) & R1_WP_ERASE_SKIP, R1_WP_ERASE_SKIP);
+	assert_int_equal(store[512], 0xaa);
+	drv_close(&d);
+
+	/* SDSC: byte addresses. */
+	open_card(&d, MMCHAL_SIM_CARD_SD, sdsc_small);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0xaa, 1536u * 1024u);
+	drv_cmd(&d, C_R1 | 32, 4 * 512);
+	drv_cmd(&d, C_R1 | 33, 5 * 512);
+	assert_int_equal(erase38(&d, 0, NULL) & 0xfff80000u, 0);
+	check_erased(&d, 4, 5, 0x00, 0xaa);
+	drv_close(&d);
+}
+
+/*
+ * eMMC erase: CMD35 / CMD36 / CMD38. Argument 0 erases the whole 512 KiB erase
+ * groups holding the range; 1 (trim) and 3 (discard) exactly the blocks; the
+ * erased value follows EXT_CSD ERASED_MEM_CONT; busy per group touched; any
+ * other argument is ERASE_PARAM.
+ */
+static void test_emmc_erase(void **state)
+{
+	struct drv d;
+	uint8_t *store, ext[512];
+	uint64_t busy;
+
+	(void)state;
+	for (unsigned v = 0; v < 2; v++) {
+		open_card(&d, MMCHAL_SIM_CARD_MMC, v ? ones : NULL);
+		mmchal_bus_wr16(&d.bus, R_OPTION, 0x80eeu);
+		store = mmchal_sim_card_store(d.sim, NULL);
+		memset(store, 0xaa, 64u << 20);
+		assert_int_equal(drv_pio_read(&d, C_R1 | 8, 0, 512, 1, ext), 0);
+		assert_int_equal(ext[181], v);    /* ERASED_MEM_CONT */
+		assert_int_equal(ext[224], 1);    /* HC_ERASE_GRP_SIZE: 512 KiB */
+		assert_int_equal(ext[223], 1);    /* ERASE_TIMEOUT_MULT: 300 ms */
+		assert_int_equal(ext[231], 0x10); /* TRIM supported */
+		/* Erase of one sector in group 1: the whole group 1024..2047 goes. */
+		assert_int_equal(drv_cmd(&d, C_R1 | 35, 1030), 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | 36, 1030), 0);
+		assert_int_equal(erase38(&d, 0, &busy) & 0xfff80000u, 0);
+		assert_true(busy >= 1000000u && busy < 1100000u);
+		check_erased(&d, 1024, 2047, v ? 0xff : 0x00, 0xaa);
+		/* Trim: exactly sectors 5..6, in group 0. */
+		drv_cmd(&d, C_R1 | 35, 5);
+		drv_cmd(&d, C_R1 | 36, 6);
+		assert_int_equal(erase38(&d, 1, NULL) & 0xfff80000u, 0);
+		check_erased(&d, 5, 6, v ? 0xff : 0x00, 0xaa);
+		/* Discard across groups 2 and 3: two groups of busy. */
+		drv_cmd(&d, C_R1 | 35, 3070);
+		drv_cmd(&d, C_R1 | 36, 3073);
+		assert_int_equal(erase38(&d, 3, &busy) & 0xfff80000u, 0);
+		assert_true(busy >= 2000000u && busy < 2100000u);
+		check_erased(&d, 3070, 3073, v ? 0xff : 0x00, 0xaa);
+		drv_close(&d);
+	}
+	open_card(&d, MMCHAL_SIM_CARD_MMC, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0xaa, 1u << 20);
+	/* Secure erase is not supported: ERASE_PARAM, nothing erased. */
+	drv_cmd(&d, C_R1 | 35, 1);
+	drv_cmd(&d, C_R1 | 36, 2);
+	assert_int_equal(erase38(&d, 0x80000000u, NULL) & R1_ERASE_PARAM, R1_ERASE_PARAM);
+	assert_int_equal(store[512], 0xaa);
+	/* SD erase commands are not eMMC ones. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, 1), MMCHAL_ETIMEDOUT);
+	/* The last group ends at the capacity. */
+	drv_cmd(&d, C_R1 | 35, (64u << 20) / 512u - 1u);
+	drv_cmd(&d, C_R1 | 36, (64u << 20) / 512u - 1u);
+	assert_int_equal(erase38(&d, 0, NULL) & 0xfff80000u, 0);
+	assert_int_equal(store[(64u << 20) - 1u], 0x00);
+	assert_int_equal(store[(64u << 20) - 512u * 1024u], 0x00);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +542,8 @@ int main(void)
 		cmocka_unit_test(test_acmd22_after_failed_write),
 		cmocka_unit_test(test_sdsc_card),
 		cmocka_unit_test(test_emmc_refuses_8bit),
+		cmocka_unit_test(test_sd_erase),
+		cmocka_unit_test(test_emmc_erase),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

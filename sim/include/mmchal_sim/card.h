@@ -83,6 +83,12 @@ struct mmchal_sim_card_config {
 	uint64_t write_rate;     /**< media write rate, bytes/s; 0 = unlimited */
 	uint64_t write_busy_ns;  /**< DAT0 busy (programming) after the last block of a write */
 	uint64_t switch_busy_ns; /**< DAT0 busy after a CMD6 (eMMC SWITCH) or a CMD7 select */
+	/** erased memory reads as 0xff (SD SCR DATA_STAT_AFTER_ERASE = 1, eMMC
+	    EXT_CSD ERASED_MEM_CONT = 1); false: as 0x00 */
+	bool erased_ones;
+	/** DAT0 busy after CMD38, per erase unit touched (SD: 4 MiB allocation
+	    unit, eMMC: 512 KiB erase group) */
+	uint64_t erase_busy_ns;
 };
 
 /**
