@@ -50,7 +50,6 @@
 /* host->flags */
 #define HF_RETRY        (1u << 0) /* a PIO retry is due when the completion runs */
 #define HF_RETRIED      (1u << 1) /* this request was retried already */
-#define HF_CPU          (1u << 2) /* every sg entry has a CPU address */
 #define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
@@ -192,8 +191,9 @@ static bool data_failed(struct mmchal_host *h, int err)
 	r->data->error = err;
 	count_blocks(h);
 	(void)h->be.ops->abort(h->be.ctx);
+	/* complete() checks that every entry has the CPU address PIO needs */
 	if (err == MMCHAL_EFAULT && h->pio_retry && h->plan.plan != MMCHAL_PLAN_PIO &&
-	    (h->flags & (HF_CPU | HF_RETRIED)) == HF_CPU)
+	    !(h->flags & HF_RETRIED))
 		h->flags |= HF_RETRY;
 	/* An open-ended or failed transfer leaves the card sending or receiving. */
 	if (r->stop)
@@ -503,6 +503,15 @@ static bool restart_pio(struct mmchal_host *h)
 	return begin(h);
 }
 
+static bool all_cpu(const struct mmchal_data *d)
+{
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		if (!d->sg[i].cpu)
+			return false;
+	}
+	return true;
+}
+
 /*
  * The completion work of a request in DONE, owned by the caller. With
  * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
@@ -514,6 +523,8 @@ static void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
 
 	for (;;) {
 		release_data(h);
+		if ((h->flags & HF_RETRY) && !all_cpu(h->req->data))
+			h->flags &= ~HF_RETRY; /* the state is DONE: flags are ours */
 		if (!(h->flags & HF_RETRY))
 			break;
 		if (!locked)
@@ -642,15 +653,6 @@ static void reject_count(struct mmchal_host *h, uint64_t *counter)
 	host_unlock_(h, f);
 }
 
-static bool all_cpu(const struct mmchal_data *d)
-{
-	for (uint32_t i = 0; i < d->sg_len; i++) {
-		if (!d->sg[i].cpu)
-			return false;
-	}
-	return true;
-}
-
 /* Give the host back after a request that never started. */
 static void unclaim(struct mmchal_host *h)
 {
@@ -698,10 +700,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->nsegs = 0;
 	if (req->data) {
 		env_of(h, &env);
-		if (mmchal_dma_plan(&env, req->data, &h->plan) != 0)
+		if (mmchal_dma_plan_sum(&env, req->data, &why.sum, &h->plan) != 0)
 			goto invalid;
-		if (all_cpu(req->data))
-			h->flags |= HF_CPU;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
 		err = map_data(h, req->data);
