@@ -311,14 +311,20 @@ static void *bounce_cpu(const struct mmchal_host *h)
 	return h->bounce->mem + (h->segs[0].addr - h->bounce->dma);
 }
 
-static void env_of(const struct mmchal_host *h, struct mmchal_plan_env *env)
+/* The planner's view of the host; again at every card change (host.c). */
+void mmchal_host_plan_env_(struct mmchal_host *h)
 {
+	struct mmchal_plan_env *env = &h->penv;
+
 	env->dma = &h->caps.dma;
 	env->iommu = h->dom ? &h->caps.iommu : NULL;
 	env->merge = h->limits.merge;
 	env->card = h->limits.card;
+	/* behind an IOMMU the limits do not clamp to the pool, but it may still
+	 * take what the engine refuses */
 	env->bounce_limit = h->limits.bounce_limit != 0 ? h->limits.bounce_limit
-			    : h->bounce ? h->caps.bounce.slot_size * h->caps.bounce.slots_per_map
+			    : h->bounce                 ? (uint64_t)h->caps.bounce.slot_size *
+						  h->caps.bounce.slots_per_map
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
@@ -356,11 +362,8 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 		if (err != 0)
 			return err;
 		if (!ok) {
-			struct mmchal_plan_env env;
-
-			env_of(h, &env);
 			h->flags |= HF_FALLBACK;
-			err = mmchal_dma_plan_fallback(&env, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
+			err = mmchal_dma_plan_fallback(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
 			if (err != 0)
 				return err;
 		}
@@ -426,6 +429,8 @@ static void note_usage(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
+	if (!h->dom && !h->bounce)
+		return;
 	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
 	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
 	if (st->iova_pages > st->iova_pages_peak)
@@ -484,12 +489,10 @@ static struct mmchal_request *commit(struct mmchal_host *h)
 static bool restart_pio(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
-	struct mmchal_plan_env env;
 
 	h->flags = (h->flags & ~HF_RETRY) | HF_RETRIED;
 	h->st.pio_retries++;
-	env_of(h, &env);
-	(void)mmchal_dma_plan_fallback(&env, r->data, MMCHAL_PR_RETRY, &h->plan);
+	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
 	h->nsegs = 0;
 	if (r->sbc)
@@ -668,7 +671,6 @@ static void unclaim(struct mmchal_host *h)
 int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 {
 	struct mmchal_req_check_info why;
-	struct mmchal_plan_env env;
 	mmchal_irqflags_t f;
 	int err;
 
@@ -699,8 +701,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->plan.iommu = false;
 	h->nsegs = 0;
 	if (req->data) {
-		env_of(h, &env);
-		if (mmchal_dma_plan_sum(&env, req->data, &why.sum, &h->plan) != 0)
+		if (mmchal_dma_plan_sum(&h->penv, req->data, &why.sum, &h->plan) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
