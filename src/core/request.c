@@ -18,6 +18,7 @@
  * | CMD   | CMD_DONE, R1b, no data         | arm the busy timeout                     | BUSY |
  * | CMD   | CMD_DONE, otherwise            |                                          | DONE |
  * | CMD   | CMD_ERROR                      | cmd->error; abort the armed data phase   | DONE |
+ * | DATA  | DATA_DONE, fewer blocks_done   | short transfer: as DATA_ERROR with EIO   | STOP / DONE |
  * | DATA  | DATA_DONE, stop and no sbc     | start CMD12                              | STOP |
  * | DATA  | DATA_DONE, otherwise           | bytes_xfered = all                       | DONE |
  * | DATA  | DATA_ERROR                     | blocks_done, abort; stop set: CMD12      | STOP / DONE |
@@ -209,6 +210,14 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 		return data_failed(h, or_eio(r->data->error));
 	if (!(ev & MMCHAL_EV_DATA_DONE))
 		return false;
+	/* A controller may end the data phase early without an error (a short
+	 * transfer): never report blocks that did not move. */
+	if (h->be.ops->blocks_done) {
+		uint32_t blocks;
+
+		if (h->be.ops->blocks_done(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
+			return data_failed(h, MMCHAL_EIO);
+	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
 	if (r->stop && !r->sbc)
 		return go_stop(h);
