@@ -17,7 +17,8 @@
  * | CMD   | CMD_DONE, data                 | arm the data timeout                     | DATA |
  * | CMD   | CMD_DONE, R1b, no data         | arm the busy timeout                     | BUSY |
  * | CMD   | CMD_DONE, otherwise            |                                          | DONE |
- * | CMD   | CMD_ERROR                      | cmd->error; abort the armed data phase   | DONE |
+ * | CMD   | CMD_ERROR                      | cmd->error; abort the armed data phase;  | STOP / DONE |
+ * |       |                                | stop set: CMD12                          |      |
  * | DATA  | DATA_DONE, fewer blocks_done   | short transfer: as DATA_ERROR with EIO   | STOP / DONE |
  * | DATA  | DATA_DONE, stop and no sbc     | start CMD12                              | STOP |
  * | DATA  | DATA_DONE, otherwise           | bytes_xfered = all                       | DONE |
@@ -25,7 +26,7 @@
  * | STOP  | CMD_DONE, R1b                  | arm the busy timeout                     | BUSY |
  * | STOP  | CMD_DONE / CMD_ERROR           | stop->error on error                     | DONE |
  * | BUSY  | BUSY_DONE, or card_busy() == 0 |                                          | DONE |
- * | SBC..BUSY | timeout (poll, sync wait)  | blocks_done, abort, ETIMEDOUT; in DATA with stop: CMD12 | DONE / STOP |
+ * | SBC..BUSY | timeout (poll, sync wait)  | blocks_done, abort, ETIMEDOUT; in CMD or DATA with stop: CMD12 | DONE / STOP |
  * | SBC..BUSY | mmchal_host_abort()        | blocks_done, abort, ECANCELED            | DONE |
  * | DONE  | any event                      | acknowledged, ignored (counted spurious) | DONE |
  * | DONE  | owner: DMA fault, PIO retry on | unmap, restart the request by PIO        | SBC / CMD |
@@ -239,9 +240,12 @@ static bool step(struct mmchal_host *h, uint32_t ev)
 	case HS_CMD:
 		if (ev & MMCHAL_EV_CMD_ERROR) {
 			r->cmd->error = or_eio(r->cmd->error);
-			if (r->data)
-				(void)h->be.ops->abort(h->be.ctx);
-			return to_done(h);
+			if (!r->data)
+				return to_done(h);
+			(void)h->be.ops->abort(h->be.ctx);
+			/* the card may have taken the command and be sending or
+			 * receiving: end an open-ended transfer */
+			return r->stop ? go_stop(h) : to_done(h);
 		}
 		if (!(ev & MMCHAL_EV_CMD_DONE))
 			return false;
@@ -284,6 +288,7 @@ static bool expire(struct mmchal_host *h, int err)
 {
 	struct mmchal_request *r = h->req;
 	bool in_data = h->state == HS_DATA;
+	bool open_ended = r->stop && r->data && (in_data || h->state == HS_CMD);
 
 	if (in_data)
 		count_blocks(h);
@@ -294,7 +299,7 @@ static bool expire(struct mmchal_host *h, int err)
 		h->cur->error = err;
 	if (err == MMCHAL_ETIMEDOUT) {
 		h->st.timeouts++;
-		if (in_data && r->stop)
+		if (open_ended)
 			return go_stop(h);
 	} else {
 		h->st.aborts++;
