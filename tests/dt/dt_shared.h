@@ -26,7 +26,7 @@ struct dt_row {
 extern const char *const dt_boards[];
 extern const size_t dt_nboards;
 
-/* Path of a file under $MMCHAL_SHARED_DIR/data/dt; aborts the test when unset. */
+/* Path of a file under $MMCHAL_SHARED_DIR/data/dt (default: the build's ../shared). */
 void dt_path(const char *name, char *out, size_t size);
 
 /* Read $MMCHAL_SHARED_DIR/data/dt/<board>.dtb into a malloc'd buffer. */
