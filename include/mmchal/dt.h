@@ -99,7 +99,7 @@ enum mmchal_dt_card {
 /** @brief Optional inputs of the probe. A zeroed struct (or NULL) means defaults. */
 struct mmchal_dt_opts {
 	/**
-	 * SoC revision, "ES<major>.<minor>" (e.g. "ES2.0", "ES3.0"; the "ES" is
+	 * SoC revision as text: "ES", major, ".", minor (e.g. "ES2.0", "ES3.0"; the "ES" is
 	 * optional, any case). A device tree does not carry it; on R-Car H3 it
 	 * decides whether the IOMMU can be used for SDHI (ES3.x) or not
 	 * (ES1.x, ES2.x), and ES1.x parts have the old DMAC status layout.
@@ -207,7 +207,7 @@ int mmchal_dt_check(const void *blob, size_t size);
  * @param[out] major  major number (1..255)
  * @param[out] minor  minor number (0..255)
  * @retval 0              parsed
- * @retval MMCHAL_EINVAL  a NULL pointer, or text that is not [ES]<major>.<minor>
+ * @retval MMCHAL_EINVAL  a NULL pointer, or text that is not [ES]MAJOR.MINOR
  * @note Any context.
  */
 int mmchal_dt_parse_revision(const char *text, uint8_t *major, uint8_t *minor);
