@@ -121,10 +121,13 @@ static void board_arg(const char *board, char *out, size_t size)
 
 static const struct jval *get(const struct jdoc *d, const struct jval *o, const char *k)
 {
+	static const struct jval none = {.type = J_NULL, .first = -1, .next = -1};
 	const struct jval *v = json_get(d, o, k);
 
-	if (v == NULL)
+	if (v == NULL) {
 		fail_msg("JSON member \"%s\" missing", k);
+		return &none; /* not reached: fail_msg() leaves the test */
+	}
 	return v;
 }
 
