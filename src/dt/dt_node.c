@@ -568,13 +568,13 @@ static uint32_t derive_bus(const struct mmchal_fdt_ *f, uint32_t node, struct mm
 			       "SD high speed: implied by the UHS-I modes listed");
 	}
 	/*
-	 * Every SDHI detects the end of DAT0 busy (Linux sets MMC_CAP_WAIT_WHILE_BUSY
-	 * for all of them), sends CMD12 by itself (SD_STOP bit 8) and forwards the
-	 * SDIO card interrupt (SDIO_MODE / SDIO_INFO1).
+	 * What the SDHI backends add for every controller (their get_caps):
+	 * "All SDHI support HW busy detection" (Linux MMC_CAP_WAIT_WHILE_BUSY);
+	 * CMD23 and automatic CMD12 are in every Linux of_data.
 	 */
-	bits |= MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_SDIO_IRQ;
+	bits |= MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_CMD23 | MMCHAL_BUS_AUTO_CMD12;
 	mmchal_dt_why_(n, MMCHAL_DT_FACT_BUS_CAPS,
-		       "every SDHI: hardware busy detection, auto CMD12, SDIO interrupt");
+		       "every SDHI: hardware busy detection, CMD23, auto CMD12");
 	return bits;
 }
 
@@ -608,7 +608,7 @@ static void apply_quirks(struct mmchal_dt_node *n, enum mmchal_sdhi_rev rev,
 			       "address (DM_CM_DTRAN_MODE bit 0 clear)");
 }
 
-static void fill_dma_caps(struct mmchal_dt_node *n)
+static void fill_dma_caps(struct mmchal_dt_node *n, uint32_t flags)
 {
 	struct mmchal_dma_caps *d = &n->caps.dma;
 	struct why_ w;
@@ -638,6 +638,9 @@ static void fill_dma_caps(struct mmchal_dt_node *n)
 	switch (n->backend) {
 	case MMCHAL_DT_BACKEND_IDMAC:
 		d->kind = MMCHAL_DMA_INTERNAL;
+		/* One read channel per SoC: the backend sends every read PIO. */
+		if (flags & MMCHAL_SDHI_F_ONE_RX_ONLY)
+			d->dir[MMCHAL_DIR_FROM_CARD].min_len = UINT32_MAX;
 		mmchal_sb_puts_(sb, "internal DMAC: ");
 		mmchal_sb_putu_(sb, n->soc->max_segs);
 		mmchal_sb_puts_(sb, " segment(s) per transfer, 32-bit addresses, 128-byte "
@@ -665,8 +668,10 @@ static void fill_host_caps(struct mmchal_dt_node *n, uint32_t flags, uint32_t bu
 	struct why_ w;
 	struct mmchal_strbuf_ *sb;
 
-	h->merge_capable = (flags & MMCHAL_SDHI_F_MERGE) != 0;
-	h->max_blk_count = n->soc->max_blk_count;
+	/* As the SDHI backends declare it: merging only with the internal DMAC. */
+	h->merge_capable = (flags & MMCHAL_SDHI_F_MERGE) != 0 &&
+			   n->backend == MMCHAL_DT_BACKEND_IDMAC;
+	h->max_blk_size = 512;
 	h->completion = n->irq_ncells > 0 ? MMCHAL_COMPLETES_IN_IRQ : MMCHAL_COMPLETES_POLLED;
 	h->bus = bus;
 	mmchal_dt_why_(n, MMCHAL_DT_FACT_MERGE,
@@ -686,8 +691,11 @@ static void fill_host_caps(struct mmchal_dt_node *n, uint32_t flags, uint32_t bu
 		mmchal_sb_puts_(sb, "16-bit block counter assumed until VERSION is read "
 				    "(32 bits from 0xcb0d)");
 	}
+	h->max_blk_count = n->soc->max_blk_count;
+	if (h->blk_count_bits == 16 && h->max_blk_count > 0xffffu)
+		h->max_blk_count = 0xffffu;
 	mmchal_sb_puts_(sb, "; SoC limit ");
-	mmchal_sb_putu_(sb, h->max_blk_count);
+	mmchal_sb_putu_(sb, n->soc->max_blk_count);
 	mmchal_sb_puts_(sb, " blocks");
 }
 
@@ -773,7 +781,7 @@ void mmchal_dt_node_probe_(const struct mmchal_dt_walk_ *w, uint32_t depth,
 	bus = derive_bus(f, node, n, tree_bits, flags);
 	apply_quirks(n, rev, &w->board);
 	fill_host_caps(n, flags, bus);
-	fill_dma_caps(n);
+	fill_dma_caps(n, flags);
 	fill_iommu_caps(n);
 	fill_cfg(n, rev, tree_bits);
 	if (n->error == 0)

@@ -203,7 +203,7 @@ static void test_board_and_h3_emmc(void **state)
 	assert_int_equal(n->caps.host.bus, MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_HS200 |
 						   MMCHAL_BUS_HS400 | MMCHAL_BUS_NONREMOVABLE |
 						   MMCHAL_BUS_1_8V | MMCHAL_BUS_HW_BUSY |
-						   MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_SDIO_IRQ);
+						   MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_CMD23);
 	/* The backend configuration carries only what the tree says. */
 	assert_int_equal(n->cfg.caps.bus, MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_HS200 |
 						  MMCHAL_BUS_HS400 | MMCHAL_BUS_NONREMOVABLE);
@@ -243,7 +243,7 @@ static void test_gen2_lager(void **state)
 	assert_int_equal(n->caps.host.bus, MMCHAL_BUS_UHS_SDR50 | MMCHAL_BUS_UHS_SDR104 |
 						   MMCHAL_BUS_SD_HS | MMCHAL_BUS_1_8V |
 						   MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_AUTO_CMD12 |
-						   MMCHAL_BUS_SDIO_IRQ);
+						   MMCHAL_BUS_CMD23);
 	assert_int_equal(n->dma_tx, 2);
 	assert_int_equal(n->dma_rx, 2);
 	assert_int_equal(n->reg_size, 0x328);
@@ -544,7 +544,7 @@ static void test_edited_caps(void **state)
 	run(&p, NULL);
 	n = find(&p, "/soc/mmc@ee100000");
 	assert_int_equal(n->caps.host.bus,
-			 MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_SDIO_IRQ);
+			 MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_CMD23);
 	assert_why(n, MMCHAL_DT_FACT_BUS_CAPS, "no-1-8-v: UHS-I, DDR52, HS200 and HS400 dropped");
 	n = find(&p, "/soc/mmc@ee140000");
 	assert_int_equal(n->backend, MMCHAL_DT_BACKEND_PIO);
