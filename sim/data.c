@@ -52,6 +52,10 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/*
+ * A CRC, end-bit or timeout error ends the data phase and comes with access end
+ * (Linux reads the error bits in the access-end handler, tmio_mmc_data_irq; REF).
+ */
 static void fail(struct mmchal_sim *sim, uint32_t st, uint16_t e1, uint16_t e2)
 {
 	sim->err1 |= e1;
@@ -61,7 +65,7 @@ static void fail(struct mmchal_sim *sim, uint32_t st, uint16_t e1, uint16_t e2)
 	sim->x.bstate = BUF_EMPTY;
 	sim->ev[EV_BLOCK] = T_NEVER;
 	sim->ev[EV_DATA_TO] = T_NEVER;
-	sdhi_set_status_(sim, st);
+	sdhi_set_status_(sim, st | ST_ACCESS_END);
 }
 
 bool data_take_fault_(struct mmchal_sim *sim, enum mmchal_sim_fault_kind kind, uint32_t block)

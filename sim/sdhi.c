@@ -94,8 +94,17 @@ uint32_t sdhi_port_width_(const struct mmchal_sim *sim)
 			return 8;
 		return (sim->host_mode & 0x0100u) ? 4 : 2;
 	}
-	/* Older parts: bit 0 selects 32-bit access (Linux tmio EXT_ACC; inferred). */
-	return (sim->host_mode & 1u) ? 4 : 2;
+	/*
+	 * Gen2 SDR104 (0xcb0d): 0 = 32-bit, bit 0 = 16-bit; only Gen2 SDR50 (0x490c)
+	 * uses bit 0 for 32-bit (Linux renesas_sdhi_sdbuf_width(); U-Boot writes 0 on
+	 * Gen2 and reads the port 32 bits wide). Other versions have no HOST_MODE
+	 * width selection; Linux leaves it alone and uses a 16-bit port (assumption).
+	 */
+	if (sim->cfg.version == 0xcb0du)
+		return (sim->host_mode & 1u) ? 2 : 4;
+	if (sim->cfg.version == 0x490cu)
+		return (sim->host_mode & 1u) ? 4 : 2;
+	return 2;
 }
 
 uint64_t sdhi_clk_ns_(const struct mmchal_sim *sim, uint64_t clocks)
@@ -269,8 +278,6 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 {
 	switch (ev) {
 	case EV_CMD: {
-		bool ok = !sim->res.timeout && !sim->res.crc && !sim->res.end_bit;
-
 		sim->cmd_busy = false;
 		if (sim->res.timeout) {
 			sim->err2 |= ERR2_RSP_TO;
@@ -289,10 +296,20 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 				sim->info |= ST_END_BIT;
 			}
 			memcpy(sim->rsp, sim->res.rsp, sizeof(sim->rsp));
-			if (ok)
-				sim->info |= ST_RSP_END;
+			/*
+			 * A response came: response end is set, with any CRC, end-bit or
+			 * index error beside it (Linux reads those bits in the response-end
+			 * handler, tmio_mmc_cmd_irq; REF).
+			 */
+			sim->info |= ST_RSP_END;
 		}
-		if (ok && sim->res.has_data)
+		/*
+		 * A response with a CRC, end-bit or index error still came from a card
+		 * that executed the command, so its data phase runs, flagged by the
+		 * error bit beside response end: Linux keeps waiting for the data after
+		 * -EILSEQ (tmio_mmc_cmd_irq). After a response timeout no data comes.
+		 */
+		if (!sim->res.timeout && sim->res.has_data)
 			data_start_(sim);
 		else
 			sim->x.active = false;

@@ -151,9 +151,16 @@ static inline uint32_t drv_port_width(struct drv *d)
 {
 	uint16_t hm = mmchal_bus_rd16(&d->bus, R_HOSTMODE);
 
-	if (mmchal_bus_rd16(&d->bus, R_VERSION) >= 0xcc10u)
+	uint16_t ver = mmchal_bus_rd16(&d->bus, R_VERSION);
+
+	/* Linux renesas_sdhi_sdbuf_width(): the meaning of HOST_MODE depends on VERSION. */
+	if (ver >= 0xcc10u)
 		return !(hm & 1u) ? 8u : (hm & 0x100u) ? 4u : 2u;
-	return (hm & 1u) ? 4u : 2u;
+	if (ver == 0xcb0du)
+		return (hm & 1u) ? 2u : 4u;
+	if (ver == 0x490cu)
+		return (hm & 1u) ? 4u : 2u;
+	return 2u;
 }
 
 static inline uint64_t drv_port_rd(struct drv *d)
