@@ -70,6 +70,10 @@ enum mmchal_sdhi_shift_rule {
 /** the clock divider has a 1/1 setting (SD_CLK_CTRL 0xff; Linux TMIO_MMC_CLK_ACTUAL
     on Gen2, Gen3 and later) */
 #define MMCHAL_SDHI_F_CLK_DIV1    (1u << 5)
+/** a DMA write without CMD12 after it ends only on an access end with the bus idle,
+    INFO2 bit 29 (Linux TMIO_MMC_HAS_IDLE_WAIT, Gen2 and later); without it the
+    command-busy bit clearing ends it */
+#define MMCHAL_SDHI_F_IDLE_WAIT   (1u << 6)
 /** internal DMAC read-channel end is DM_CM_INFO1 bit17, not bit20
     (R-Car H3 ES1.x and M3-W ES1.0: U-Boot, TF-A); normally a revision quirk */
 #define MMCHAL_SDHI_F_OLD_INFO1   (1u << 3)
@@ -171,8 +175,8 @@ bool mmchal_sdhi_iommu_usable(const char *soc_compatible, enum mmchal_sdhi_rev r
 /** @brief Backend configuration: filled by a probe or by hand; copied at init. */
 struct mmchal_sdhi_cfg {
 	struct mmchal_bus bus; /**< register window accessor with its bus_shift */
-	/** the platform's facilities; only @c delay_us is used (soft reset, clock
-	    stop polling); NULL = no waits (the register polls are bounded by count) */
+	/** the platform's facilities, checked when given; the SDHI backends never wait,
+	    so none of its ops is called today; may be NULL */
 	const struct mmchal_port *port;
 	const struct mmchal_sdhi_soc *soc; /**< SoC entry; required */
 	enum mmchal_sdhi_rev rev;          /**< revision; 0 = unknown (no quirks) */
@@ -224,6 +228,7 @@ struct mmchal_sdhi {
 	uint8_t port_width;                   /**< private: data port width in use, bytes */
 	uint8_t cnt_bits;                     /**< private: block counter width, 16 or 32 */
 	bool wide;                            /**< private: SD_ARG / SD_RSP in one 32-bit access */
+	bool have_cbsy;                       /**< private: INFO2 bit 30 (command busy) is valid */
 	bool probed;                          /**< private: probe succeeded */
 	bool present;                         /**< private: card present as last seen */
 	bool dma_on;                          /**< private: CC_EXT_MODE DMA bit as written */

@@ -12,17 +12,14 @@
  * finished only on an access end seen with the bus idle (INFO2 bit 29).
  *
  * @note Every op runs with the host lock held by the core (backend.h), except
- *       probe, which runs before the host is live. No op waits for the card;
- *       the only waits are bounded polls for the clock-divider-ready bit.
+ *       probe, which runs before the host is live. No op waits for the card:
+ *       nothing here waits or polls.
  */
 #include <mmchal/config.h>
 
 #include "sdhi_priv.h"
 
 #include "core/mem.h"
-
-/* Polls of INFO2 bit 29 before a clock change, 1 us apart when the port can wait. */
-#define SDHI_CLK_POLLS 1000u
 
 static inline uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
 {
@@ -197,6 +194,8 @@ int mmchal_sdhi_probe_(void *ctx)
 	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
 		return MMCHAL_ENOTSUP;
 	s->cnt_bits = s->version >= SDHI_VER_GEN2_SDR104 ? 32 : 16;
+	/* 0x490c has no command-busy bit (Linux drops TMIO_MMC_HAVE_CBSY there). */
+	s->have_cbsy = s->version != SDHI_VER_GEN2_SDR50;
 	rc = select_port(s);
 	if (rc)
 		return rc;
@@ -310,21 +309,12 @@ static int set_clock(struct mmchal_sdhi *s, uint32_t hz)
 	}
 	if (val == s->clk_ctrl)
 		return 0;
-	if (s->clk_ctrl & SDHI_CLK_ENABLE) {
-		unsigned int i;
-
-		/* The divider may change only while INFO2 bit 29 is set (Linux
-		   renesas_sdhi_clk_stop / TMIO_STAT_SCLKDIVEN). */
-		for (i = 0; i < SDHI_CLK_POLLS; i++) {
-			if (rd16(s, SDHI_INFO2) & (SDHI_ST_SCLKDIVEN >> 16))
-				break;
-			if (s->cfg.port != NULL)
-				s->cfg.port->ops->delay_us(s->cfg.port->ctx, 1);
-		}
-		if (i == SDHI_CLK_POLLS)
-			return MMCHAL_EBUSY;
+	/* Stop the clock, change the divider, start it again (Linux renesas_sdhi_set_clock,
+	   U-Boot tmio_sd_set_clk_rate: no glitch while the divider changes). No request is
+	   in flight here; neither driver waits for INFO2 bit 29 first, and a card holding
+	   DAT0 low must not keep the host from slowing down for its recovery. */
+	if (s->clk_ctrl & SDHI_CLK_ENABLE)
 		wr16(s, SDHI_CLK_CTRL, (uint16_t)(s->clk_ctrl & ~SDHI_CLK_ENABLE));
-	}
 	if (val & SDHI_CLK_ENABLE)
 		wr16(s, SDHI_CLK_CTRL, (uint16_t)(val & ~SDHI_CLK_ENABLE));
 	wr16(s, SDHI_CLK_CTRL, val);
@@ -619,6 +609,17 @@ static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 	}
 }
 
+/* Idle after a write: INFO2 bit 29 with the idle wait, else command busy clear (Linux
+   tmio_mmc_data_irq); a controller with neither is taken as idle. */
+static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
+{
+	if (s->flags & MMCHAL_SDHI_F_IDLE_WAIT)
+		return st & SDHI_ST_SCLKDIVEN;
+	if (s->have_cbsy)
+		return !(st & SDHI_ST_CBSY);
+	return true;
+}
+
 static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 {
 	struct mmchal_data *d = s->data;
@@ -643,11 +644,11 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		/* A DMA write with no CMD12 after it ends on an access end with the bus idle;
 		   if the card was still busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT). */
 		if ((s->state & SDHI_S_DMA) && !read && !(s->state & SDHI_S_AUTO_STOP) &&
-		    !(st & SDHI_ST_SCLKDIVEN) && !(s->state & SDHI_S_IDLE_WAIT))
+		    !bus_idle(s, st) && !(s->state & SDHI_S_IDLE_WAIT))
 			s->state |= SDHI_S_IDLE_WAIT;
 		else
 			s->state |= SDHI_S_ACC_END;
-	} else if ((s->state & SDHI_S_IDLE_WAIT) && (st & SDHI_ST_SCLKDIVEN)) {
+	} else if ((s->state & SDHI_S_IDLE_WAIT) && bus_idle(s, st)) {
 		s->state |= SDHI_S_ACC_END;
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
