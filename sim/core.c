@@ -12,11 +12,16 @@
 
 int mmchal_sim_config_defaults(struct mmchal_sim_config *cfg, enum mmchal_sim_soc soc)
 {
-	if (!cfg || (soc != MMCHAL_SIM_SOC_GEN3 && soc != MMCHAL_SIM_SOC_GEN2))
+	bool gen2 = soc == MMCHAL_SIM_SOC_GEN2;
+
+	if (!cfg || (soc != MMCHAL_SIM_SOC_GEN3 && !gen2 && soc != MMCHAL_SIM_SOC_H3_ES1 &&
+		     soc != MMCHAL_SIM_SOC_M3W_ES10))
 		return MMCHAL_EINVAL;
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->bus_shift = soc == MMCHAL_SIM_SOC_GEN3 ? 2 : 1;
-	cfg->version = soc == MMCHAL_SIM_SOC_GEN3 ? 0xcd10u : 0xcb0du;
+	cfg->bus_shift = gen2 ? 1 : 2;
+	cfg->version = gen2 ? 0xcb0du : 0xcd10u;
+	/* The old DM_CM_INFO1 layout: H3 ES1.x and M3-W ES1.0 (U-Boot, TF-A; REF). */
+	cfg->dmac_old_info1 = soc == MMCHAL_SIM_SOC_H3_ES1 || soc == MMCHAL_SIM_SOC_M3W_ES10;
 	cfg->base_clock_hz = 200000000u;
 	/* SDHI0 (mmc@ee100000) of R-Car Gen2 and Gen3 boards (shared/data/dt). */
 	cfg->reg_phys = 0xee100000u;

@@ -14,11 +14,12 @@
  */
 #include "sim_priv.h"
 
-#define ERR1_END    (1u << 4)
-#define ERR1_RD_CRC (1u << 10)
-#define ERR1_WR_CRC (1u << 11)
-#define ERR2_RD_TO  (1u << 4)
-#define ERR2_CRC_TO (1u << 5)
+#define ERR1_END           (1u << 4)
+#define ERR1_RD_CRC        (1u << 10)
+#define ERR1_WR_CRC        (1u << 11)
+#define ERR1_CRC_STAT_MASK (7u << 12)
+#define ERR2_RD_TO         (1u << 4)
+#define ERR2_CRC_TO        (1u << 5)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -59,6 +60,8 @@ static uint64_t max64(uint64_t a, uint64_t b)
 static void fail(struct mmchal_sim *sim, uint32_t st, uint16_t e1, uint16_t e2)
 {
 	sim->err1 |= e1;
+	if (e1 & ERR1_WR_CRC) /* negative CRC status token "101" (inferred) */
+		sim->err1 = (uint16_t)((sim->err1 & ~ERR1_CRC_STAT_MASK) | (5u << 12));
 	sim->err2 |= e2;
 	sim->x.failed = true;
 	sim->x.active = false;
@@ -175,7 +178,7 @@ static void finish(struct mmchal_sim *sim)
 	}
 	x->active = false;
 	idmac_data_end_(sim);
-	sdhi_set_status_(sim, ST_ACCESS_END);
+	sdhi_access_end_(sim);
 }
 
 void data_block_event_(struct mmchal_sim *sim)
@@ -225,6 +228,7 @@ void data_block_event_(struct mmchal_sim *sim)
 			fail(sim, ST_CRC, ERR1_WR_CRC, 0);
 			return;
 		}
+		sim->err1 = (uint16_t)((sim->err1 & ~ERR1_CRC_STAT_MASK) | (2u << 12)); /* "010" */
 		sim->cnt.blocks++;
 		x->next++;
 		x->bstate = BUF_EMPTY;

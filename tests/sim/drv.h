@@ -225,7 +225,7 @@ static inline uint32_t drv_pio_read(struct drv *d, uint16_t cmd, uint32_t arg, u
 	}
 	st = drv_wait(d, S_ACCESS_END, 2000000000ull);
 	drv_ack(d, S_ACCESS_END);
-	return st & S_ACCESS_END ? 0 : (st & S_ERRORS) | S_DATA_TO;
+	return (st & S_ERRORS) ? (st & S_ERRORS) : (st & S_ACCESS_END) ? 0 : S_DATA_TO;
 }
 
 static inline uint32_t drv_pio_write(struct drv *d, uint16_t cmd, uint32_t arg, uint32_t blksz,
@@ -251,7 +251,7 @@ static inline uint32_t drv_pio_write(struct drv *d, uint16_t cmd, uint32_t arg, 
 	}
 	st = drv_wait(d, S_ACCESS_END, 2000000000ull);
 	drv_ack(d, S_ACCESS_END);
-	return st & S_ACCESS_END ? 0 : (st & S_ERRORS) | S_DATA_TO;
+	return (st & S_ERRORS) ? (st & S_ERRORS) : (st & S_ACCESS_END) ? 0 : S_DATA_TO;
 }
 
 /* SD: CMD0, CMD8, ACMD41 loop, CMD2, CMD3, CMD9, CMD7, ACMD6(4-bit). Returns the RCA. */
