@@ -67,6 +67,13 @@ enum mmchal_sdhi_shift_rule {
 /** internal DMAC has no address increment: DM_CM_DTRAN_MODE bit0 stays clear
     (SDHI_INTERNAL_DMAC_ADDR_MODE_FIXED_ONLY: RZ/G2L, RZ/A2) */
 #define MMCHAL_SDHI_F_FIXED_ADDR  (1u << 2)
+/** the clock divider has a 1/1 setting (SD_CLK_CTRL 0xff; Linux TMIO_MMC_CLK_ACTUAL
+    on Gen2, Gen3 and later) */
+#define MMCHAL_SDHI_F_CLK_DIV1    (1u << 5)
+/** a DMA write without CMD12 after it ends only on an access end with the bus idle,
+    INFO2 bit 29 (Linux TMIO_MMC_HAS_IDLE_WAIT, Gen2 and later); without it the
+    command-busy bit clearing ends it */
+#define MMCHAL_SDHI_F_IDLE_WAIT   (1u << 6)
 /** internal DMAC read-channel end is DM_CM_INFO1 bit17, not bit20
     (R-Car H3 ES1.x and M3-W ES1.0: U-Boot, TF-A); normally a revision quirk */
 #define MMCHAL_SDHI_F_OLD_INFO1   (1u << 3)
@@ -168,8 +175,8 @@ bool mmchal_sdhi_iommu_usable(const char *soc_compatible, enum mmchal_sdhi_rev r
 /** @brief Backend configuration: filled by a probe or by hand; copied at init. */
 struct mmchal_sdhi_cfg {
 	struct mmchal_bus bus; /**< register window accessor with its bus_shift */
-	/** the platform's facilities; only @c delay_us is used (soft reset, clock
-	    stop polling); NULL = no waits (the register polls are bounded by count) */
+	/** the platform's facilities, checked when given; the SDHI backends never wait,
+	    so none of its ops is called today; may be NULL */
 	const struct mmchal_port *port;
 	const struct mmchal_sdhi_soc *soc; /**< SoC entry; required */
 	enum mmchal_sdhi_rev rev;          /**< revision; 0 = unknown (no quirks) */
@@ -188,6 +195,11 @@ struct mmchal_sdhi_cfg {
 	struct mmchal_host_caps caps;
 	/** data timeout when a request gives none, ns; 0 = the longest the controller counts */
 	uint32_t data_timeout_ns;
+	/** SYS-DMAC only: called from a channel's completion callback (the DMA engine's
+	    interrupt context) so that the platform runs the host's interrupt path, e.g.
+	    mmchal_host_irq(); NULL = the platform polls */
+	void (*dma_notify)(void *arg);
+	void *dma_notify_arg; /**< argument of @c dma_notify */
 };
 
 /** @brief Statistics of one SDHI backend instance. */
@@ -195,33 +207,51 @@ struct mmchal_sdhi_stats {
 	uint32_t pio_fallbacks; /**< SYS-DMAC prepare/submit failures served by PIO */
 	uint32_t dma_errors;    /**< DMA engine errors reported */
 	uint32_t soft_resets;   /**< controller soft resets (probe and error recovery) */
+	uint32_t requests;      /**< xfers started */
 };
+
+struct mmchal_sdhi_engine;
 
 /**
  * @brief Runtime state of one SDHI backend instance (caller storage).
  *
- * Every field is private to the backend: zero it or leave it as it is, then
- * pass it to an init function; read it only through the functions below.
+ * Every field is private to the backend: pass the storage to an init
+ * function, then read it only through the functions below.
  */
 struct mmchal_sdhi {
-	struct mmchal_sdhi_cfg cfg;     /**< private: copy of the configuration */
-	uint32_t flags;                 /**< private: SoC flags with quirks applied */
-	enum mmchal_sdhi_kind kind;     /**< private: backend in use */
-	uint16_t version;               /**< private: VERSION register */
-	uint8_t port_width;             /**< private: data port width in use, bytes */
-	uint8_t cnt_bits;               /**< private: block counter width, 16 or 32 */
-	bool have_cbsy;                 /**< private: INFO2 bit 30 (command busy) is valid */
-	uint16_t clk_ctrl;              /**< private: SD_CLK_CTRL to restore after a reset */
-	uint16_t option;                /**< private: SD_OPTION to restore after a reset */
-	uint32_t irq_mask;              /**< private: INFO1/2 interrupts enabled (1 = enabled) */
-	uint32_t state;                 /**< private: phase bits of the current request */
-	struct mmchal_cmd *cmd;         /**< private: command in flight */
-	struct mmchal_data *data;       /**< private: data phase in flight */
-	uint32_t blocks_done;           /**< private: blocks moved (PIO) or seen complete */
-	uint32_t sg_idx;                /**< private: PIO position: sg entry */
-	uint32_t sg_off;                /**< private: PIO position: offset in the entry */
-	int data_err;                   /**< private: first data error of the phase */
-	struct mmchal_sdhi_stats stats; /**< private: counters */
+	struct mmchal_sdhi_cfg cfg;           /**< private: copy of the configuration */
+	const struct mmchal_sdhi_engine *eng; /**< private: DMA engine hooks, NULL for PIO */
+	const struct mmchal_backend_ops *ops; /**< private: the ops table handed out */
+	uint32_t flags;                       /**< private: SoC flags with quirks applied */
+	enum mmchal_sdhi_kind kind;           /**< private: backend in use */
+	uint16_t version;                     /**< private: VERSION register */
+	uint8_t port_width;                   /**< private: data port width in use, bytes */
+	uint8_t cnt_bits;                     /**< private: block counter width, 16 or 32 */
+	bool wide;                            /**< private: SD_ARG / SD_RSP in one 32-bit access */
+	bool have_cbsy;                       /**< private: INFO2 bit 30 (command busy) is valid */
+	bool probed;                          /**< private: probe succeeded */
+	bool present;                         /**< private: card present as last seen */
+	bool dma_on;                          /**< private: CC_EXT_MODE DMA bit as written */
+	uint16_t clk_ctrl;                    /**< private: SD_CLK_CTRL to restore after a reset */
+	uint16_t option;                      /**< private: SD_OPTION to restore after a reset */
+	uint16_t host_mode;                   /**< private: HOST_MODE to restore after a reset */
+	uint16_t if_mode;                     /**< private: IF_MODE to restore after a reset */
+	uint16_t size;                        /**< private: SD_SIZE as written */
+	uint16_t stop;                        /**< private: SD_STOP as written */
+	uint16_t sdio_mode;                   /**< private: SDIO_MODE to restore after a reset */
+	uint32_t irq_on;                   /**< private: INFO1/2 interrupts enabled (1 = enabled) */
+	uint32_t state;                    /**< private: phase bits of the current xfer */
+	struct mmchal_cmd *cmd;            /**< private: command in flight */
+	struct mmchal_data *data;          /**< private: data phase in flight */
+	const struct mmchal_dma_seg *segs; /**< private: DMA segments of the data phase */
+	uint32_t nsegs;                    /**< private: entries in @c segs */
+	uint32_t blocks_done;              /**< private: blocks moved (PIO) or known complete */
+	uint32_t sg_idx;                   /**< private: PIO position: sg entry */
+	uint32_t sg_off;                   /**< private: PIO position: offset in the entry */
+	struct mmchal_dma_xfer dxfer;      /**< private: SYS-DMAC transfer of the data phase */
+	volatile int dma_status;           /**< private: SYS-DMAC completion status */
+	volatile bool dma_done;            /**< private: SYS-DMAC completion arrived */
+	struct mmchal_sdhi_stats stats;    /**< private: counters */
 };
 
 /** @} */

@@ -13,22 +13,27 @@
 /* UINT_MAX / 512: Linux of_data max_blk_count 0xffffffff in 512-byte blocks. */
 #define GEN3_BLK_COUNT 8388607u
 
-/* Internal DMAC: one segment (of_data max_segs = 1), merge-capable, HS400. */
+/* Internal DMAC: one segment (of_data max_segs = 1); 1/1 clock (TMIO_MMC_CLK_ACTUAL)
+   and idle wait (TMIO_MMC_HAS_IDLE_WAIT) in every Gen3 of_data. */
 #define IDMAC(c, f)                                                                               \
 	{                                                                                         \
 		.compatible = (c), .kind = MMCHAL_SDHI_IDMAC, .shift = MMCHAL_SDHI_SHIFT_FIXED_2, \
-		.max_blk_count = GEN3_BLK_COUNT, .max_segs = 1, .dma_rx_offset = 0, .flags = (f)  \
+		.max_blk_count = GEN3_BLK_COUNT, .max_segs = 1, .dma_rx_offset = 0,               \
+		.flags = (f) | MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT                   \
 	}
 
-/* SYS-DMAC families: bus_shift by window size, TMIO default of 32 segments. */
-#define SYSDMAC(c, blk, rx)                                                                 \
+/* SYS-DMAC families: bus_shift by window size, TMIO default of 32 segments; Gen2
+   of_data has TMIO_MMC_CLK_ACTUAL (1/1 clock) and TMIO_MMC_HAS_IDLE_WAIT, Gen1 and
+   SH-Mobile have neither. */
+#define SYSDMAC(c, blk, rx, f)                                                              \
 	{                                                                                   \
 		.compatible = (c), .kind = MMCHAL_SDHI_SYSDMAC,                             \
 		.shift = MMCHAL_SDHI_SHIFT_BY_SIZE, .max_blk_count = (blk), .max_segs = 32, \
-		.dma_rx_offset = (rx), .flags = 0                                           \
+		.dma_rx_offset = (rx), .flags = (f)                                         \
 	}
 
 #define F_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400)
+#define F_GEN2 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
 
 static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	/* R-Car Gen3 with their own entries (of_rcar_r8a7795_compatible and friends). */
@@ -48,24 +53,24 @@ static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	/* R-Car Gen2 / RZ/G1: read port alias at +0x2000 (of_rcar_gen2_compatible
 	   dma_rx_offset); 8388607 blocks, cut to 65535 by a 16-bit counter
 	   (VERSION < 0xcb0d) when the controller is probed. */
-	SYSDMAC("renesas,sdhi-r8a7743", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7745", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7790", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7791", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7792", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7793", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,sdhi-r8a7794", GEN3_BLK_COUNT, 0x2000u),
-	SYSDMAC("renesas,rcar-gen2-sdhi", GEN3_BLK_COUNT, 0x2000u),
+	SYSDMAC("renesas,sdhi-r8a7743", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7745", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7790", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7791", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7792", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7793", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,sdhi-r8a7794", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
+	SYSDMAC("renesas,rcar-gen2-sdhi", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
 	/* R-Car Gen1: of_rcar_gen1_compatible, no read alias, 256 blocks (TMIO default
 	   PAGE_SIZE / 512 * max_segs with 4 KiB pages and 32 segments). */
-	SYSDMAC("renesas,sdhi-r8a7778", 256u, 0u),
-	SYSDMAC("renesas,sdhi-r8a7779", 256u, 0u),
-	SYSDMAC("renesas,rcar-gen1-sdhi", 256u, 0u),
+	SYSDMAC("renesas,sdhi-r8a7778", 256u, 0u, 0),
+	SYSDMAC("renesas,sdhi-r8a7779", 256u, 0u, 0),
+	SYSDMAC("renesas,rcar-gen1-sdhi", 256u, 0u, 0),
 	/* SH-Mobile: same as Gen1; their trees usually carry no `dmas` -> PIO. */
-	SYSDMAC("renesas,sdhi-sh73a0", 256u, 0u),
-	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u),
-	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u),
-	SYSDMAC("renesas,sdhi-shmobile", 256u, 0u),
+	SYSDMAC("renesas,sdhi-sh73a0", 256u, 0u, 0),
+	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u, 0),
+	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u, 0),
+	SYSDMAC("renesas,sdhi-shmobile", 256u, 0u, 0),
 };
 
 #define SDHI_NSOCS (sizeof(sdhi_socs) / sizeof(sdhi_socs[0]))
