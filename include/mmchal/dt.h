@@ -152,9 +152,12 @@ struct mmchal_dt_node {
 	enum mmchal_dt_backend backend;    /**< backend the node gets */
 	/**
 	 * backend configuration from the tree: @c soc, @c rev, @c bus.bus_shift,
-	 * @c reg_dma (the register window's bus address), @c caps (bus bits and
-	 * @c f_max_hz). The port fills in what a tree does not say: the bus
-	 * accessor's ops and ctx, @c clk_hz, @c port and the SYS-DMAC channels.
+	 * @c reg_dma (the register window's bus address), @c caps.bus (the
+	 * board's bits: the tree's, after no-1-8-v, with 1.8 V signalling and SD
+	 * high speed where the listed modes imply them) and @c caps.f_max_hz. The
+	 * port fills in what a tree does not say: the bus accessor's ops and ctx,
+	 * @c clk_hz, @c port and the SYS-DMAC channels. The probed backend then
+	 * declares the capabilities in @c caps.
 	 */
 	struct mmchal_sdhi_cfg cfg;
 	uint8_t bus_shift;  /**< register spacing: byte offset = logical offset << bus_shift */

@@ -532,23 +532,22 @@ static bool read_bus(const struct mmchal_fdt_ *f, uint32_t node, struct mmchal_d
 	return true;
 }
 
-/* What the controller adds to and removes from the tree's bus bits. */
+/*
+ * The board's bus bits (what the backend configuration carries): the tree's,
+ * with no-1-8-v applied and what the listed modes imply. Then the host's: what
+ * the controller adds and removes, as the SDHI backends' get_caps does.
+ */
 static uint32_t derive_bus(const struct mmchal_fdt_ *f, uint32_t node, struct mmchal_dt_node *n,
-			   uint32_t tree_bits, uint32_t soc_flags)
+			   uint32_t *board_bits, uint32_t soc_flags)
 {
-	uint32_t bits = tree_bits;
+	uint32_t bits = *board_bits;
 	struct why_ w;
 	struct mmchal_strbuf_ *sb;
 
 	sb = why(n, MMCHAL_DT_FACT_BUS_CAPS, &w);
 	mmchal_sb_puts_(sb, "tree: ");
-	put_bus_bits(sb, tree_bits);
+	put_bus_bits(sb, bits);
 
-	if ((bits & MMCHAL_BUS_HS400) && (soc_flags & MMCHAL_SDHI_F_HS400) == 0) {
-		bits &= ~MMCHAL_BUS_HS400;
-		mmchal_dt_why_(n, MMCHAL_DT_FACT_BUS_CAPS,
-			       "mmc-hs400-1_8v dropped: the SoC table entry has no HS400");
-	}
 	if (mmchal_fdt_hasprop_(f, node, "no-1-8-v")) {
 		if (bits & BUS_1V8_MODES)
 			mmchal_dt_why_(n, MMCHAL_DT_FACT_BUS_CAPS,
@@ -566,6 +565,13 @@ static uint32_t derive_bus(const struct mmchal_fdt_ *f, uint32_t node, struct mm
 		bits |= MMCHAL_BUS_SD_HS;
 		mmchal_dt_why_(n, MMCHAL_DT_FACT_BUS_CAPS,
 			       "SD high speed: implied by the UHS-I modes listed");
+	}
+	*board_bits = bits;
+
+	if ((bits & MMCHAL_BUS_HS400) && (soc_flags & MMCHAL_SDHI_F_HS400) == 0) {
+		bits &= ~MMCHAL_BUS_HS400;
+		mmchal_dt_why_(n, MMCHAL_DT_FACT_BUS_CAPS,
+			       "mmc-hs400-1_8v dropped: the SoC table entry has no HS400");
 	}
 	/*
 	 * What the SDHI backends add for every controller (their get_caps):
@@ -739,7 +745,7 @@ static void derive_limits(const struct mmchal_dt_walk_ *w, struct mmchal_dt_node
 	}
 }
 
-static void fill_cfg(struct mmchal_dt_node *n, enum mmchal_sdhi_rev rev, uint32_t tree_bits)
+static void fill_cfg(struct mmchal_dt_node *n, enum mmchal_sdhi_rev rev, uint32_t board_bits)
 {
 	struct mmchal_sdhi_cfg *c = &n->cfg;
 
@@ -747,7 +753,7 @@ static void fill_cfg(struct mmchal_dt_node *n, enum mmchal_sdhi_rev rev, uint32_
 	c->rev = rev;
 	c->bus.bus_shift = n->bus_shift;
 	c->reg_dma = n->reg_addr;
-	c->caps.bus = tree_bits;
+	c->caps.bus = board_bits;
 	c->caps.f_max_hz = n->caps.host.f_max_hz;
 }
 
@@ -755,7 +761,7 @@ void mmchal_dt_node_probe_(const struct mmchal_dt_walk_ *w, uint32_t depth,
 			   struct mmchal_dt_node *n)
 {
 	const struct mmchal_fdt_ *f = w->f;
-	uint32_t node = w->stack[depth], tree_bits = 0, flags, bus;
+	uint32_t node = w->stack[depth], board_bits = 0, flags, bus;
 	enum mmchal_sdhi_rev rev = w->board.rev;
 
 	memset(n, 0, sizeof(*n));
@@ -775,15 +781,15 @@ void mmchal_dt_node_probe_(const struct mmchal_dt_walk_ *w, uint32_t depth,
 	read_iommu(w, depth, n);
 	read_dmas(w, depth, n);
 	choose_backend(n);
-	if (!read_bus(f, node, n, &tree_bits))
+	if (!read_bus(f, node, n, &board_bits))
 		return;
 	flags = n->soc->flags | mmchal_sdhi_rev_flags(rev);
-	bus = derive_bus(f, node, n, tree_bits, flags);
+	bus = derive_bus(f, node, n, &board_bits, flags);
 	apply_quirks(n, rev, &w->board);
 	fill_host_caps(n, flags, bus);
 	fill_dma_caps(n, flags);
 	fill_iommu_caps(n);
-	fill_cfg(n, rev, tree_bits);
+	fill_cfg(n, rev, board_bits);
 	if (n->error == 0)
 		derive_limits(w, n);
 }

@@ -204,9 +204,10 @@ static void test_board_and_h3_emmc(void **state)
 						   MMCHAL_BUS_HS400 | MMCHAL_BUS_NONREMOVABLE |
 						   MMCHAL_BUS_1_8V | MMCHAL_BUS_HW_BUSY |
 						   MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_CMD23);
-	/* The backend configuration carries only what the tree says. */
+	/* The backend configuration carries only what the board can do. */
 	assert_int_equal(n->cfg.caps.bus, MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_HS200 |
-						  MMCHAL_BUS_HS400 | MMCHAL_BUS_NONREMOVABLE);
+						  MMCHAL_BUS_HS400 | MMCHAL_BUS_NONREMOVABLE |
+						  MMCHAL_BUS_1_8V);
 	assert_int_equal(n->caps.host.f_max_hz, 200000000u);
 	assert_int_equal(n->cfg.caps.f_max_hz, 200000000u);
 	assert_true(n->caps.host.merge_capable);
