@@ -287,6 +287,44 @@ static bool interrupt_parent(const struct mmchal_dt_walk_ *w, uint32_t depth, ui
 	return false;
 }
 
+/* An Arm GIC ("arm,gic-400", "arm,cortex-a15-gic", "arm,gic-v3", ...). */
+static bool is_arm_gic(const struct mmchal_fdt_ *f, uint32_t node)
+{
+	uint32_t len, i, slen, cnt;
+	const uint8_t *p = mmchal_fdt_getprop_(f, node, "compatible", &len);
+
+	cnt = mmchal_fdt_stringlist_count_(p, len);
+	for (i = 0; i < cnt; i++) {
+		const char *s = mmchal_fdt_stringlist_get_(p, len, i, &slen);
+
+		if (starts_with(s, slen, "arm,") &&
+		    (ends_with(s, slen, "-gic") || starts_with(s, slen, "arm,gic-")))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The three GIC cells (arm,gic.yaml): type (0 SPI, 1 PPI), number, flags
+ * (1 rising edge, 2 falling edge, 4 level high, 8 level low). SPIs start at
+ * interrupt ID 32, PPIs at 16.
+ */
+static void put_gic(struct mmchal_strbuf_ *sb, const uint32_t *c)
+{
+	static const char *const trig[] = {
+		"", " rising edge", " falling edge", "", " level high", "", "", "", " level low"};
+
+	if (c[0] > 1u || c[1] > 1020u)
+		return;
+	mmchal_sb_puts_(sb, c[0] == 0 ? " = GIC SPI " : " = GIC PPI ");
+	mmchal_sb_putu_(sb, c[1]);
+	mmchal_sb_puts_(sb, " (interrupt ID ");
+	mmchal_sb_putu_(sb, c[1] + (c[0] == 0 ? 32u : 16u));
+	mmchal_sb_puts_(sb, ")");
+	if ((c[2] & 0xfu) <= 8u)
+		mmchal_sb_puts_(sb, trig[c[2] & 0xfu]);
+}
+
 static void read_interrupt(const struct mmchal_dt_walk_ *w, uint32_t depth,
 			   struct mmchal_dt_node *n)
 {
@@ -322,8 +360,11 @@ static void read_interrupt(const struct mmchal_dt_walk_ *w, uint32_t depth,
 			mmchal_sb_putc_(sb, ' ');
 		mmchal_sb_puthex_(sb, n->irq[i]);
 	}
-	mmchal_sb_puts_(sb, known ? ">: completion by interrupt"
-				  : ">: completion by interrupt (interrupt parent's "
+	mmchal_sb_putc_(sb, '>');
+	if (known && cells == 3u && is_arm_gic(f, ip))
+		put_gic(sb, n->irq);
+	mmchal_sb_puts_(sb, known ? ": completion by interrupt"
+				  : ": completion by interrupt (interrupt parent's "
 				    "#interrupt-cells not found: cells shown as listed)");
 }
 

@@ -193,6 +193,9 @@ static void test_board_and_h3_emmc(void **state)
 	assert_int_equal(n->irq[1], 0xa7);
 	assert_int_equal(n->irq[2], 4);
 	assert_int_equal(n->caps.host.completion, MMCHAL_COMPLETES_IN_IRQ);
+	assert_why(n, MMCHAL_DT_FACT_INTERRUPT,
+		   "interrupts <0x0 0xa7 0x4> = GIC SPI 167 (interrupt ID 199) level high: "
+		   "completion by interrupt");
 	assert_true(n->iommu_listed);
 	assert_true(n->iommu_usable);
 	assert_int_equal(n->iommu_phandle, 0x34);
