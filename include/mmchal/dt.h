@@ -33,8 +33,11 @@
  * own, which never trusts the blob and needs no C library.
  *
  * @note Any context; no locks, no allocation, no recursion. The caller owns
- *       every buffer. Time is linear in the blob size (phandle look-ups
- *       scan the structure block once each).
+ *       every buffer. Time is bounded by a few passes over the blob: the
+ *       check, the walk, and at most 64 phandle look-ups (interrupt parents;
+ *       a parent shared by consecutive nodes is looked up once). Beyond that
+ *       budget an interrupt's cells are reported as listed, and the reason
+ *       says so.
  */
 #ifndef MMCHAL_DT_H
 #define MMCHAL_DT_H

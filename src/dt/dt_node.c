@@ -270,7 +270,7 @@ static void derive_bus_shift(struct mmchal_dt_node *n)
 }
 
 /* The interrupt parent: the nearest interrupt-parent property (DT spec 2.4.1). */
-static bool interrupt_parent(const struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t *ip)
+static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t *ip)
 {
 	uint32_t d = depth + 1u, ph, node;
 
@@ -279,8 +279,23 @@ static bool interrupt_parent(const struct mmchal_dt_walk_ *w, uint32_t depth, ui
 
 		if (rc == MMCHAL_ENOENT)
 			continue;
-		if (rc != 0 || mmchal_fdt_by_phandle_(w->f, ph, &node) != 0)
+		if (rc != 0)
 			return false;
+		/* Nodes share their interrupt controller: one scan serves them all.
+		   Scans are budgeted, so a tree of many nodes with distinct parents
+		   costs at most MMCHAL_DT_PHANDLE_SCANS_ passes over the blob. */
+		if (w->ph_valid && w->ph_last == ph) {
+			*ip = w->ph_node;
+			return true;
+		}
+		if (w->ph_scans >= MMCHAL_DT_PHANDLE_SCANS_)
+			return false;
+		w->ph_scans++;
+		if (mmchal_fdt_by_phandle_(w->f, ph, &node) != 0)
+			return false;
+		w->ph_valid = true;
+		w->ph_last = ph;
+		w->ph_node = node;
 		*ip = node;
 		return true;
 	}
@@ -325,8 +340,7 @@ static void put_gic(struct mmchal_strbuf_ *sb, const uint32_t *c)
 		mmchal_sb_puts_(sb, trig[c[2] & 0xfu]);
 }
 
-static void read_interrupt(const struct mmchal_dt_walk_ *w, uint32_t depth,
-			   struct mmchal_dt_node *n)
+static void read_interrupt(struct mmchal_dt_walk_ *w, uint32_t depth, struct mmchal_dt_node *n)
 {
 	const struct mmchal_fdt_ *f = w->f;
 	uint32_t len, ip, cells = 0, i;
@@ -798,8 +812,7 @@ static void fill_cfg(struct mmchal_dt_node *n, enum mmchal_sdhi_rev rev, uint32_
 	c->caps.f_max_hz = n->caps.host.f_max_hz;
 }
 
-void mmchal_dt_node_probe_(const struct mmchal_dt_walk_ *w, uint32_t depth,
-			   struct mmchal_dt_node *n)
+void mmchal_dt_node_probe_(struct mmchal_dt_walk_ *w, uint32_t depth, struct mmchal_dt_node *n)
 {
 	const struct mmchal_fdt_ *f = w->f;
 	uint32_t node = w->stack[depth], board_bits = 0, flags, bus;

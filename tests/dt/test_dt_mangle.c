@@ -514,6 +514,56 @@ static void test_node_count_and_order(void **state)
 	free(blob);
 }
 
+static void test_phandle_lookups_bounded(void **state)
+{
+	static struct mmchal_dt_node many[100];
+	struct fdtb b = {0};
+	/* Root cells default to 2 + 1 (DT spec 2.3.5): a 12-byte reg. */
+	static const unsigned char reg_2_1[12] = {0, 0, 0, 0, 0xee, 0x10, 0, 0, 0, 0, 0x20, 0};
+	unsigned char cell[4], spec[12] = {0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 4};
+	char name[32];
+	size_t size, n, i;
+	unsigned char *blob;
+
+	(void)state;
+	/* 100 interrupt controllers and 100 SDHI nodes, each with its own parent. */
+	begin(&b, "");
+	for (i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "intc@%zu", i);
+		begin(&b, name);
+		dt_put_be32(cell, 3);
+		prop(&b, "#interrupt-cells", cell, 4);
+		dt_put_be32(cell, (uint32_t)(i + 1));
+		prop(&b, "phandle", cell, 4);
+		end(&b);
+	}
+	for (i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "mmc@%zu", i);
+		begin(&b, name);
+		prop(&b, "compatible", sdhi_compat, sizeof(sdhi_compat));
+		prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+		dt_put_be32(cell, (uint32_t)(i + 1));
+		prop(&b, "interrupt-parent", cell, 4);
+		prop(&b, "interrupts", spec, sizeof(spec));
+		end(&b);
+	}
+	end(&b);
+	blob = finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, many, 100, &n), 0);
+	assert_int_equal(n, 100);
+	for (i = 0; i < n; i++) {
+		bool resolved = strstr(many[i].why[4].text, "not found") == NULL;
+
+		assert_int_equal(many[i].error, 0);
+		assert_int_equal(many[i].why[4].fact, MMCHAL_DT_FACT_INTERRUPT);
+		/* The first 64 parents are looked up; then the budget is spent. */
+		assert_int_equal(resolved, i < 64);
+		assert_int_equal(many[i].irq_ncells, 3);
+		assert_int_equal(many[i].irq[1], 9);
+	}
+	free(blob);
+}
+
 /* ---------------------------------------------------------------- random damage */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -585,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_bad_tokens),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_node_count_and_order),
+		cmocka_unit_test(test_phandle_lookups_bounded),
 		cmocka_unit_test(test_random_damage_survives),
 	};
 
