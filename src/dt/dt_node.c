@@ -343,7 +343,7 @@ static void put_gic(struct mmchal_strbuf_ *sb, const uint32_t *c)
 static void read_interrupt(struct mmchal_dt_walk_ *w, uint32_t depth, struct mmchal_dt_node *n)
 {
 	const struct mmchal_fdt_ *f = w->f;
-	uint32_t len, ip, cells = 0, i;
+	uint32_t len, ip = 0, cells = 0, i;
 	const uint8_t *p = mmchal_fdt_getprop_(f, w->stack[depth], "interrupts", &len);
 	struct why_ wh;
 	struct mmchal_strbuf_ *sb;
