@@ -1,0 +1,86 @@
+/**
+ * @file
+ * @brief SDHI PIO data mover: one block through the data port per call, for
+ *        the PIO backend and for the DMA backends' PIO requests.
+ *
+ * The port is 16, 32 or 64 bits wide (HOST_MODE); byte k of a port word is
+ * byte k of the data stream. A block whose length is not a multiple of the
+ * port width (SDIO CMD53 of 1..511 bytes) ends with a partial word: only the
+ * block's own bytes are stored on a read, and the unused bytes of the last
+ * word are sent as 0 on a write, so no byte outside the caller's buffers is
+ * ever read or written. The work per call is one block: the interrupts-off
+ * time under IRQ_SPLIT or DEFERRED is bounded by the block size.
+ *
+ * @note Called from handle_irq with the host lock held.
+ */
+#include "sdhi_priv.h"
+
+static uint64_t port_rd(const struct mmchal_sdhi *s, uint32_t off)
+{
+	const struct mmchal_bus *b = &s->cfg.bus;
+
+	switch (s->port_width) {
+	case 8:
+		return b->ops->read64(b->ctx, off);
+	case 4:
+		return b->ops->read32(b->ctx, off);
+	default:
+		return b->ops->read16(b->ctx, off);
+	}
+}
+
+static void port_wr(const struct mmchal_sdhi *s, uint32_t off, uint64_t v)
+{
+	const struct mmchal_bus *b = &s->cfg.bus;
+
+	switch (s->port_width) {
+	case 8:
+		b->ops->write64(b->ctx, off, v);
+		break;
+	case 4:
+		b->ops->write32(b->ctx, off, (uint32_t)v);
+		break;
+	default:
+		b->ops->write16(b->ctx, off, (uint16_t)v);
+		break;
+	}
+}
+
+int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
+{
+	const struct mmchal_data *d = s->data;
+	const uint32_t off = SDHI_BUF0 << s->cfg.bus.bus_shift;
+	const uint32_t w = s->port_width;
+	uint32_t idx = s->sg_idx, pos = s->sg_off;
+
+	if (s->blocks_done >= d->blocks)
+		return MMCHAL_EIO; /* a buffer event beyond the last block */
+	for (uint32_t i = 0; i < d->blksz; i += w) {
+		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
+		uint64_t v = 0;
+
+		if (read)
+			v = port_rd(s, off);
+		for (uint32_t k = 0; k < n; k++) {
+			uint8_t *p;
+
+			if (idx >= d->sg_len)
+				return MMCHAL_EIO; /* never past the list (checked at start) */
+			p = (uint8_t *)d->sg[idx].cpu + pos;
+			if (read)
+				*p = (uint8_t)(v >> (8u * k));
+			else
+				v |= (uint64_t)*p << (8u * k);
+			if (++pos == d->sg[idx].len) {
+				idx++;
+				pos = 0;
+			}
+		}
+		if (!read)
+			port_wr(s, off, v);
+	}
+	s->sg_idx = idx;
+	s->sg_off = pos;
+	s->blocks_done++;
+	return 0;
+}
