@@ -452,6 +452,7 @@ static int child(const char *spec)
 /* ------------------------------------------------------------ parent */
 
 static const char *valgrind = "valgrind";
+static int failures;
 static char self[4096];
 static char tmpdir[] = "/tmp/bench_request.XXXXXX";
 
@@ -546,6 +547,7 @@ static void bench_requests(void)
 					    "--toggle-collect=bench_measured_requests") != 0) {
 				printf("request backend=mock plan=%s segs=%u failed\n",
 				       bplan_names[p], segs[s]);
+				failures++;
 				continue;
 			}
 			core = self_cost("src/core/") / ROUNDS;
@@ -570,6 +572,8 @@ static void bench_lockhold(void)
 
 	for (int a = 0; a < 3; a++) {
 		for (int b = 0; b < 4; b++) {
+			uint64_t first_max = 0;
+
 			for (int s = 0; s < 2; s++) {
 				unsigned segs[2] = {1, max_segs_of(plans[b])};
 				char spec[64], path[4200];
@@ -580,7 +584,9 @@ static void bench_lockhold(void)
 				snprintf(spec, sizeof(spec), "lockhold:%s:%s:%u",
 					 bplan_names[plans[b]], pn, segs[s]);
 				if (run_child(spec, "--collect-atstart=no") != 0) {
-					printf("lockhold policy=%s failed\n", pn);
+					printf("lockhold policy=%s plan=%s segs=%u failed\n", pn,
+					       bplan_names[plans[b]], segs[s]);
+					failures++;
 					continue;
 				}
 				n = dump_totals(tot, (int)(sizeof(tot) / sizeof(tot[0])));
@@ -603,6 +609,13 @@ static void bench_lockhold(void)
 				       pn, bplan_names[plans[b]], segs[s], max,
 				       n > 2 ? sum / (uint64_t)(n - 2) : 0, n - 2);
 				fflush(stdout);
+				if (s == 0)
+					first_max = max;
+				else if (first_max != 0)
+					printf("lockhold_ratio policy=%s plan=%s segs=%u/1 "
+					       "max_ratio=%.2f\n",
+					       pn, bplan_names[plans[b]], segs[s],
+					       (double)max / (double)first_max);
 			}
 		}
 	}
@@ -624,5 +637,6 @@ int main(int argc, char **argv)
 	bench_requests();
 	bench_lockhold();
 	rmdir(tmpdir);
-	return 0;
+	/* figures are not judged; a case that could not run is an error */
+	return failures ? 1 : 0;
 }

@@ -17,9 +17,18 @@
  * per host.
  *
  * Sequencing: SET_BLOCK_COUNT (CMD23) when @c sbc is set, then the command
- * with its data, then STOP when @c stop is set and there was no CMD23 (or the
- * data phase failed), then the end of R1b busy (::MMCHAL_EV_BUSY_DONE on a
- * host with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy).
+ * with its data, then STOP when @c stop is set and there was no CMD23, or the
+ * command or its data phase failed or timed out (the card may be left sending
+ * or receiving), then the end of R1b busy (::MMCHAL_EV_BUSY_DONE on a host
+ * with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy). A data
+ * phase that ends with fewer blocks than asked (the backend's @c blocks_done)
+ * fails with ::MMCHAL_EIO; @c bytes_xfered counts only the blocks known to
+ * have moved. A data phase's timeout is @c timeout_ns per block, or the
+ * host's data timeout for the whole phase when it is 0.
+ *
+ * PIO retry (::mmchal_host_cfg::pio_retry): a DMA plan whose data phase
+ * fails with ::MMCHAL_EFAULT is unmapped and run again by PIO, once, when
+ * every buffer has a CPU address; @c done is called once, for the retry.
  *
  * Timeouts are software timeouts from the port's @c now_ns, checked in
  * mmchal_host_poll() and in the wait loop of mmchal_host_request_sync(): on
@@ -204,7 +213,10 @@ int mmchal_host_request(struct mmchal_host *host, struct mmchal_request *req);
  * @return 0, or the request's first error (SET_BLOCK_COUNT, command, data, STOP)
  * @retval MMCHAL_EINVAL  as for mmchal_host_request()
  * @retval MMCHAL_EBUSY   another request is in flight
- * @note Thread context; calls the port's @c delay_us between polls.
+ * @note Thread context; calls the port's @c delay_us between polls. Under
+ *       the DEFERRED policy the port's deferred work must be able to run
+ *       while the caller waits (a completion handed to it is never taken
+ *       back, so the wait ends only when that work has run).
  */
 int mmchal_host_request_sync(struct mmchal_host *host, struct mmchal_request *req,
 			     uint32_t timeout_ms);
@@ -236,6 +248,7 @@ int mmchal_host_poll(struct mmchal_host *host);
  * @retval 0               aborted (its completion ran in this call)
  * @retval MMCHAL_EINVAL   @p host NULL or not live
  * @retval MMCHAL_ENOENT   no request in flight
+ * @retval MMCHAL_EBUSY    a request is being submitted (not started yet)
  * @retval MMCHAL_EALREADY the request is already completing
  * @note Thread context.
  */

@@ -60,7 +60,7 @@ static bool summarize(const struct mmchal_data *d, const struct mmchal_limits *l
 		uint32_t len1 = s->len - 1u; /* a zero length wraps to the largest */
 		uint64_t last = p + len1;
 
-		if (len1 > seg_max1 || last < p)
+		if (len1 > seg_max1)
 			return false;
 		phys_or |= p;
 		last_or |= last;
@@ -69,6 +69,10 @@ static bool summarize(const struct mmchal_data *d, const struct mmchal_limits *l
 		len_max = len1 + 1u > len_max ? len1 + 1u : len_max;
 		total += len1 + 1u;
 	}
+	/* An entry can wrap only from the top 4 GiB (lengths are 32 bits): if no
+	 * start may lie there, none wraps; else let check_sg() look. */
+	if ((phys_or >> 32) == 0xffffffffu)
+		return false;
 	sum->phys_or = phys_or;
 	sum->last_or = last_or;
 	sum->last_and = last_and;
