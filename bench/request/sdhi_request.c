@@ -357,7 +357,7 @@ static uint64_t floor_of(const struct bcase *c, const struct bench *b)
 	return f;
 }
 
-static uint64_t parse_callgrind(const char *path, uint64_t *total)
+static uint64_t parse_callgrind(const char *path, uint64_t *total, uint64_t *backend)
 {
 	FILE *fp = fopen(path, "r");
 	char line[4096], *files[4096] = {0};
@@ -366,6 +366,7 @@ static uint64_t parse_callgrind(const char *path, uint64_t *total)
 	uint64_t lib = 0;
 
 	*total = 0;
+	*backend = 0;
 	if (!fp)
 		return 0;
 	while (fgets(line, sizeof(line), fp)) {
@@ -411,8 +412,11 @@ static uint64_t parse_callgrind(const char *path, uint64_t *total)
 				skip = false;
 				continue;
 			}
-			if (cur >= 0 && cur < 4096 && files[cur] && strstr(files[cur], "/src/"))
+			if (cur >= 0 && cur < 4096 && files[cur] && strstr(files[cur], "/src/")) {
 				lib += v;
+				if (strstr(files[cur], "/src/backends/"))
+					*backend += v;
+			}
 		}
 	}
 	fclose(fp);
@@ -432,10 +436,10 @@ static int child(unsigned n)
 	return 0;
 }
 
-static int64_t instructions(const char *self, const char *valgrind, unsigned n)
+static int64_t instructions(const char *self, const char *valgrind, unsigned n, int64_t *backend)
 {
 	char cmd[4096], out[256];
-	uint64_t total, lib;
+	uint64_t total, lib, be;
 
 	snprintf(out, sizeof(out), "/tmp/bench_request_sdhi.%d.%u.cg", (int)getpid(), n);
 	snprintf(cmd, sizeof(cmd),
@@ -444,11 +448,12 @@ static int64_t instructions(const char *self, const char *valgrind, unsigned n)
 		 valgrind, out, self, n);
 	if (system(cmd) != 0)
 		return -1;
-	lib = parse_callgrind(out, &total);
+	lib = parse_callgrind(out, &total, &be);
 	remove(out);
 	if (total == 0)
 		return -1;
 	/* ROUNDS + 1 collected requests (the warm-up too) */
+	*backend = (int64_t)(be / (ROUNDS + 1u));
 	return (int64_t)(lib / (ROUNDS + 1u));
 }
 
@@ -479,7 +484,7 @@ int main(int argc, char **argv)
 		const struct bcase *c = &cases[n];
 		uint64_t sum[PH_COUNT] = {0}, tot, fl;
 		enum mmchal_plan plan;
-		int64_t ins = -1;
+		int64_t ins = -1, bins = -1;
 		static const char *pn[] = {"PIO", "DIRECT", "IOMMU_MERGED", "BOUNCED"};
 
 		setup(&B, c);
@@ -503,7 +508,7 @@ int main(int argc, char **argv)
 		}
 		tot = (sum[0] + sum[1] + sum[2]) / ROUNDS;
 		if (use_vg)
-			ins = instructions(argv[0], valgrind, n);
+			ins = instructions(argv[0], valgrind, n, &bins);
 		printf("request backend=%s plan=%s dir=%s segs=%u reg_accesses=%" PRIu64
 		       " setup=%" PRIu64 " irq=%" PRIu64 " completion=%" PRIu64 " floor=%" PRIu64
 		       " ratio=%.2f instructions=",
@@ -511,7 +516,7 @@ int main(int argc, char **argv)
 		       sum[PH_SETUP] / ROUNDS, sum[PH_IRQ] / ROUNDS, sum[PH_DONE] / ROUNDS, fl,
 		       (double)tot / (double)fl);
 		if (ins >= 0)
-			printf("%" PRId64 "\n", ins);
+			printf("%" PRId64 " backend_instructions=%" PRId64 "\n", ins, bins);
 		else
 			printf("n/a\n");
 		if (check && tot * 2u > fl * 3u)
