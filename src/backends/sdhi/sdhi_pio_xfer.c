@@ -15,6 +15,8 @@
  */
 #include "sdhi_priv.h"
 
+#include "core/mem.h"
+
 static uint64_t port_rd(const struct mmchal_sdhi *s, uint32_t off)
 {
 	const struct mmchal_bus *b = &s->cfg.bus;
@@ -46,6 +48,110 @@ static void port_wr(const struct mmchal_sdhi *s, uint32_t off, uint64_t v)
 	}
 }
 
+/* Byte k of a port word is byte k of the stream: on a little-endian CPU a whole
+   word is one load or store (fixed-size memcpy), elsewhere it is built by shifts. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PIO_LE 1
+#else
+#define PIO_LE 0
+#endif
+
+static uint64_t load_word(const uint8_t *p, uint32_t w)
+{
+	uint64_t v = 0;
+
+	if (PIO_LE) {
+		if (w == 8) {
+			memcpy(&v, p, 8);
+		} else if (w == 4) {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			v = x;
+		} else {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			v = x;
+		}
+		return v;
+	}
+	for (uint32_t k = 0; k < w; k++)
+		v |= (uint64_t)p[k] << (8u * k);
+	return v;
+}
+
+static void store_word(uint8_t *p, uint64_t v, uint32_t w)
+{
+	if (PIO_LE) {
+		if (w == 8) {
+			memcpy(p, &v, 8);
+		} else if (w == 4) {
+			uint32_t x = (uint32_t)v;
+
+			memcpy(p, &x, 4);
+		} else {
+			uint16_t x = (uint16_t)v;
+
+			memcpy(p, &x, 2);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < w; k++)
+		p[k] = (uint8_t)(v >> (8u * k));
+}
+
+/* A whole block inside one sg entry, whole words, little-endian CPU: one tight loop. */
+static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bool read)
+{
+	const struct mmchal_bus_ops *ops = s->cfg.bus.ops;
+	void *ctx = s->cfg.bus.ctx;
+	const uint32_t off = SDHI_BUF0 << s->cfg.bus.bus_shift;
+	uint32_t i;
+
+	switch (s->port_width) {
+	case 8:
+		for (i = 0; i < len; i += 8) {
+			uint64_t v;
+
+			if (read) {
+				v = ops->read64(ctx, off);
+				memcpy(p + i, &v, 8);
+			} else {
+				memcpy(&v, p + i, 8);
+				ops->write64(ctx, off, v);
+			}
+		}
+		break;
+	case 4:
+		for (i = 0; i < len; i += 4) {
+			uint32_t v;
+
+			if (read) {
+				v = ops->read32(ctx, off);
+				memcpy(p + i, &v, 4);
+			} else {
+				memcpy(&v, p + i, 4);
+				ops->write32(ctx, off, v);
+			}
+		}
+		break;
+	default:
+		for (i = 0; i < len; i += 2) {
+			uint16_t v;
+
+			if (read) {
+				v = ops->read16(ctx, off);
+				memcpy(p + i, &v, 2);
+			} else {
+				memcpy(&v, p + i, 2);
+				ops->write16(ctx, off, v);
+			}
+		}
+		break;
+	}
+}
+
 int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 {
 	const struct mmchal_data *d = s->data;
@@ -55,17 +161,47 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 
 	if (s->blocks_done >= d->blocks)
 		return MMCHAL_EIO; /* a buffer event beyond the last block */
+	if (PIO_LE && idx < d->sg_len && !(d->blksz & (w - 1u)) &&
+	    d->sg[idx].len - pos >= d->blksz) {
+		block_fast(s, (uint8_t *)d->sg[idx].cpu + pos, d->blksz, read);
+		pos += d->blksz;
+		if (pos == d->sg[idx].len) {
+			idx++;
+			pos = 0;
+		}
+		s->sg_idx = idx;
+		s->sg_off = pos;
+		s->blocks_done++;
+		return 0;
+	}
 	for (uint32_t i = 0; i < d->blksz; i += w) {
 		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
 		uint64_t v = 0;
+		uint8_t *p;
 
+		if (idx >= d->sg_len)
+			return MMCHAL_EIO; /* never past the list (checked at start) */
+		p = (uint8_t *)d->sg[idx].cpu + pos;
+		if (n == w && d->sg[idx].len - pos >= w) {
+			/* the whole word lies in this entry */
+			if (read)
+				store_word(p, port_rd(s, off), w);
+			else
+				port_wr(s, off, load_word(p, w));
+			pos += w;
+			if (pos == d->sg[idx].len) {
+				idx++;
+				pos = 0;
+			}
+			continue;
+		}
+		/* a word across two entries, or the partial last word of a short block:
+		   byte by byte, only the block's own bytes */
 		if (read)
 			v = port_rd(s, off);
 		for (uint32_t k = 0; k < n; k++) {
-			uint8_t *p;
-
 			if (idx >= d->sg_len)
-				return MMCHAL_EIO; /* never past the list (checked at start) */
+				return MMCHAL_EIO;
 			p = (uint8_t *)d->sg[idx].cpu + pos;
 			if (read)
 				*p = (uint8_t)(v >> (8u * k));

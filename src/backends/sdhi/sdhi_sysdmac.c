@@ -13,7 +13,9 @@
  * request tries DMA again.
  *
  * @note The channel's completion callback runs in the DMA engine's context;
- *       it only records the status and calls the configured notify hook.
+ *       it only records the status and calls the configured notify hook, so
+ *       that the platform runs the host's interrupt path: a read's channel
+ *       may finish after the controller's access end, and only both end it.
  */
 #include "sdhi_priv.h"
 
