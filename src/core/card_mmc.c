@@ -222,6 +222,15 @@ static int mmc_hs400(struct mmchal_card *card)
 	return err;
 }
 
+static uint32_t mmc_legacy_clock(const struct mmchal_card *card)
+{
+	uint32_t f = card->info.csd.tran_speed_hz;
+
+	if (f == 0u || f > MMC_CLOCK_LEGACY)
+		f = MMC_CLOCK_LEGACY;
+	return card_max_clock_(card, f);
+}
+
 static int mmc_timing(struct mmchal_card *card)
 {
 	uint32_t bus = card->caps.bus;
@@ -253,6 +262,14 @@ static int mmc_timing(struct mmchal_card *card)
 	if (!(bus & MMCHAL_BUS_MMC_HS) || !(ct & (EXT_CSD_TYPE_HS52 | EXT_CSD_TYPE_HS26)))
 		return 0;
 	err = mmc_hs(card);
+	if (err == MMCHAL_EILSEQ) {
+		/* the card refused HS (SWITCH_ERROR): stay at legacy timing, as
+		   Linux mmc_select_timing goes on after -EBADMSG */
+		card_err_clear_(card);
+		card->ios.timing = MMCHAL_TIMING_LEGACY;
+		card->ios.clock_hz = mmc_legacy_clock(card);
+		return card_set_ios_(card);
+	}
 	if (err)
 		return err;
 	if ((bus & MMCHAL_BUS_MMC_DDR52) && (ct & EXT_CSD_TYPE_DDR52_18_33) && wide) {
@@ -310,7 +327,6 @@ static int mmc_select(struct mmchal_card *card)
 int card_mmc_init_(struct mmchal_card *card)
 {
 	struct mmchal_cmd cmd;
-	uint32_t legacy;
 	int err, ro;
 
 	err = mmc_op_cond(card);
@@ -325,10 +341,7 @@ int card_mmc_init_(struct mmchal_card *card)
 	if (err)
 		return err;
 
-	legacy = card->info.csd.tran_speed_hz;
-	if (legacy == 0u || legacy > MMC_CLOCK_LEGACY)
-		legacy = MMC_CLOCK_LEGACY;
-	card->ios.clock_hz = card_max_clock_(card, legacy);
+	card->ios.clock_hz = mmc_legacy_clock(card);
 	err = card_set_ios_(card);
 	if (err)
 		return err;
