@@ -12,8 +12,10 @@
 #include <mmchal/bounce.h>
 #include <mmchal/card.h>
 #include <mmchal/caps.h>
+#include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 #include <mmchal/host.h>
+#include <mmchal/host_core.h>
 #include <mmchal/iommu.h>
 #include <mmchal/iova.h>
 #include <mmchal/limits.h>
