@@ -117,7 +117,8 @@ int mmchal_sim_card_remove(struct mmchal_sim *sim)
 	sim->card.present = false;
 	sim->card.busy = false;
 	sim->card.stuck = false;
-	sim->ev[EV_BUSY] = T_NEVER;
+	/* DAT0 is pulled high without a card: the controller sees busy end now. */
+	sim->ev[EV_BUSY] = sim->now;
 	sdhi_card_changed_(sim, false);
 	return 0;
 }
@@ -153,6 +154,16 @@ int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index)
 	if (sim->card.cfg.kind != MMCHAL_SIM_CARD_MMC || index >= 512u)
 		return MMCHAL_EINVAL;
 	return sim->card.ext_csd[index];
+}
+
+int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on)
+{
+	if (!sim)
+		return MMCHAL_EINVAL;
+	if (!sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	sim->card.cfg.write_protect = on;
+	return 0;
 }
 
 int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing)
@@ -295,6 +306,8 @@ int card_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len)
 		memcpy(buf, c->payload, len);
 		c->payload_mode = false;
 		c->state = MMCHAL_SIM_ST_TRAN;
+		if (c->cfg.kind == MMCHAL_SIM_CARD_SD)
+			sd_switch_done_(c);
 		return 0;
 	}
 	if (c->cfg.kind == MMCHAL_SIM_CARD_SDIO)
@@ -445,5 +458,5 @@ void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c)
 	c->stuck = false;
 	c->busy = false;
 	c->pending = 0;
-	sim->ev[EV_BUSY] = T_NEVER;
+	sim->ev[EV_BUSY] = sim->now; /* DAT0 released at once */
 }

@@ -58,6 +58,8 @@ void mmc_init_regs_(struct sim_card *c)
 	card_set_bits_(c->csd, 16, 49, 47, 7);      /* C_SIZE_MULT */
 	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
 	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
+	card_set_bits_(c->csd, 16, 12, 12,
+		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
 	card_crc7_fill_(c->csd);
 
 	memset(e, 0, 512);
@@ -166,7 +168,7 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 		c->pending |= R1_ADDRESS;
 	else if (addr >= c->cfg.capacity)
 		c->pending |= R1_OUT_OF_RANGE;
-	else if (wr && c->cfg.write_protect)
+	else if (wr && c->cfg.tmp_write_protect)
 		c->pending |= R1_WP_VIOLATION;
 	if (c->pending & (R1_ADDRESS | R1_OUT_OF_RANGE | R1_WP_VIOLATION)) {
 		card_r1_resp_(sim, st0, r);

@@ -41,7 +41,9 @@ void sd_init_regs_(struct sim_card *c)
 	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
 	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
 	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
-	set_csd_speed(c, 0x32);                     /* TRAN_SPEED 25 MHz */
+	card_set_bits_(c->csd, 16, 12, 12,
+		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
+	set_csd_speed(c, 0x32);                           /* TRAN_SPEED 25 MHz */
 
 	memset(c->scr, 0, 8);
 	card_set_bits_(c->scr, 8, 59, 56, 2);                    /* SD_SPEC 2.00/3.0x */
@@ -67,7 +69,12 @@ static int g1_of(enum mmchal_timing t)
 	}
 }
 
-/* CMD6 SWITCH_FUNC: 64-byte status, byte layout from PROTOCOL.md section 3. */
+/*
+ * CMD6 SWITCH_FUNC: 64-byte status, byte layout from PROTOCOL.md section 3.
+ * SDR50, SDR104 and DDR50 need 1.8 V signalling: before CMD11 a request for
+ * them is refused (result 0xF) like an unsupported function (REF; SD Physical
+ * Layer 4.3.10). The support bits report the card's functions either way.
+ */
 static void switch_func(struct sim_card *c, uint32_t arg)
 {
 	static const enum mmchal_timing t_of[5] = {
@@ -92,7 +99,7 @@ static void switch_func(struct sim_card *c, uint32_t arg)
 		p[off + 1u] = (uint8_t)sup;
 		if (req == 0xfu)
 			res[g] = g == 0 ? (unsigned)g1_of(c->timing) : 0;
-		else if (req < 16u && (sup & (1u << req)))
+		else if (req < 16u && (sup & (1u << req)) && (g != 0 || req < 2u || c->v18))
 			res[g] = req;
 		else {
 			res[g] = 0xfu;
@@ -103,9 +110,15 @@ static void switch_func(struct sim_card *c, uint32_t arg)
 	p[15] = (uint8_t)(res[3] << 4 | res[2]);
 	p[16] = (uint8_t)(res[1] << 4 | res[0]);
 	if ((arg >> 31) && ok && req1 != 0xfu && req1 < 5u) {
-		c->timing = t_of[req1];
+		/*
+		 * The card changes its mode once the status block is out (SD Physical
+		 * Layer 4.3.10.4: the switch takes effect after the status data), so the
+		 * block itself still goes in the old mode.
+		 */
+		c->timing_next = t_of[req1];
+		c->timing_next_valid = true;
 		/* TRAN_SPEED follows the bus speed mode (SD spec 5.3.3). */
-		set_csd_speed(c, req1 == 0 ? 0x32 : req1 == 1 ? 0x5a : req1 == 2 ? 0x0b : 0x2b);
+		c->tran_speed_next = req1 == 0 ? 0x32 : req1 == 1 ? 0x5a : req1 == 2 ? 0x0b : 0x2b;
 	}
 	c->payload_len = 64;
 	c->payload_mode = true;
@@ -132,7 +145,7 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 		card_r1_resp_(sim, st0, r);
 		return;
 	}
-	if (wr && c->cfg.write_protect) {
+	if (wr && c->cfg.tmp_write_protect) {
 		c->pending |= R1_WP_VIOLATION;
 		card_r1_resp_(sim, st0, r);
 		return;
@@ -191,7 +204,8 @@ static void acmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0, str
 		/* A high-capacity card stays busy for a host without HCS (SD spec 4.2.3.1). */
 		if (c->hcs && sim->now >= c->powerup_start + c->cfg.powerup_ns) {
 			r->val = 0xc0ff8000u;
-			if (c->cfg.uhs && (arg & (1u << 24)))
+			c->s18a = c->cfg.uhs && (arg & (1u << 24));
+			if (c->s18a)
 				r->val |= 1u << 24;
 			c->state = ST(READY);
 		} else {
@@ -223,9 +237,12 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		return;
 	}
 	switch (idx) {
-	case 0: /* GO_IDLE_STATE: no response */
+	case 0: /* GO_IDLE_STATE: no response; the signalling voltage stays */
 		sd_init_regs_(c);
 		card_go_idle_(sim, c);
+		c->s18a = false;
+		c->vswitch = 0;
+		c->timing_next_valid = false;
 		return;
 	case 2: /* ALL_SEND_CID */
 		if (st0 != ST(READY))
@@ -240,7 +257,15 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		{
 			uint32_t s = card_r1_(sim, st0);
 
-			c->rca = c->cfg.rca;
+			/*
+			 * From ident the card publishes its configured RCA; asked again in
+			 * stand-by it publishes a new one (REF; SD Physical Layer 4.2.2),
+			 * here the next value, never 0.
+			 */
+			if (st0 == ST(IDENT))
+				c->rca = c->cfg.rca;
+			else if (++c->rca == 0)
+				c->rca = 1;
 			r->kind = RESP_48;
 			r->val = ((uint32_t)c->rca << 16) | ((s >> 8) & 0x8000u) |
 				 ((s >> 8) & 0x4000u) | ((s >> 6) & 0x2000u) | (s & 0x1fffu);
@@ -284,10 +309,18 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		r->kind = RESP_136;
 		memcpy(r->r2, idx == 9 ? c->csd : c->cid, 16);
 		return;
-	case 11: /* VOLTAGE_SWITCH: accepted, the signalling voltage is not modelled */
-		if (st0 != ST(READY) || !c->cfg.uhs)
+	case 11: /* VOLTAGE_SWITCH: only after ACMD41 granted S18A */
+		if (st0 != ST(READY) || !c->s18a)
 			break;
 		card_r1_resp_(sim, st0, r);
+		/*
+		 * The card drives DAT[3:0] low until the host has stopped the clock and
+		 * restarted it at 1.8 V, then releases them (SD Physical Layer 4.2.4.2;
+		 * Linux mmc_set_uhs_voltage checks card_busy on both sides).
+		 */
+		c->v18 = true;
+		c->vswitch = 1;
+		c->busy = true;
 		return;
 	case 12: /* STOP_TRANSMISSION */
 	case 13: /* SEND_STATUS */
@@ -329,4 +362,30 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		break;
 	}
 	card_illegal_(c, r);
+}
+
+/* Voltage switch, continued: the host stopped (@on false) or restarted the clock. */
+void sd_clock_changed_(struct mmchal_sim *sim, bool on)
+{
+	struct sim_card *c = &sim->card;
+
+	if (!c->present || c->cfg.kind != MMCHAL_SIM_CARD_SD)
+		return;
+	if (!on && c->vswitch == 1) {
+		c->vswitch = 2;
+	} else if (on && c->vswitch == 2) {
+		/* DAT0 high again 100 us after the clock restarts (assumption; the spec allows 1 ms). */
+		c->vswitch = 0;
+		sim_schedule_(sim, EV_BUSY, sim->now + 100000u);
+	}
+}
+
+/* The CMD6 status block has left the card (or the read was stopped): switch now. */
+void sd_switch_done_(struct sim_card *c)
+{
+	if (!c->timing_next_valid)
+		return;
+	c->timing_next_valid = false;
+	c->timing = c->timing_next;
+	set_csd_speed(c, c->tran_speed_next);
 }

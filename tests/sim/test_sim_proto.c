@@ -331,7 +331,7 @@ static void test_sysdmac_validation_and_error(void **state)
 	mmchal_sim_card_insert(d.sim, &cc);
 	drv_sd_init(&d);
 	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
-	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 1);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0); /* 0xcb0d: 32-bit data port */
 	mmchal_bus_wr16(&d.bus, R_EXTMODE, 2);
 	mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx);
 	mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);

@@ -63,8 +63,14 @@ struct mmchal_sim_card_config {
 	bool uhs;              /**< SD: CMD6 group 1 offers SDR50, SDR104, DDR50 */
 	bool byte_mode;        /**< eMMC: byte addressing instead of sector mode */
 	uint8_t mmc_card_type; /**< eMMC EXT_CSD[196] CARD_TYPE */
-	bool write_protect;    /**< the write-protect switch is on */
-	uint64_t powerup_ns;   /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
+	/** the slot's write-protect switch is on (SD_INFO1 bit 7 reads 0). Like the
+	    tab of an SD card it is seen by the host only: the card still accepts
+	    writes; see mmchal_sim_card_set_wp() */
+	bool write_protect;
+	/** the card itself is write-protected (CSD TMP_WRITE_PROTECT): it refuses
+	    writes and erases with WP_VIOLATION (SD and eMMC) */
+	bool tmp_write_protect;
+	uint64_t powerup_ns; /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
 	/** from the end of a read command's response to the first block */
 	uint64_t read_latency_ns;
 	uint64_t read_rate;      /**< media read rate, bytes/s; 0 = unlimited */
@@ -143,6 +149,17 @@ int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index);
  * @retval MMCHAL_ENOMEDIUM  no card
  */
 int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing);
+
+/**
+ * @brief Move the slot's write-protect switch (SD_INFO1 bit 7 follows at once).
+ *        The card does not see it: it is the host's job to refuse writes.
+ * @param[in] sim  simulator
+ * @param[in] on   true: write-protected
+ * @retval 0                 success
+ * @retval MMCHAL_EINVAL     @p sim is NULL
+ * @retval MMCHAL_ENOMEDIUM  no card
+ */
+int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on);
 
 #ifdef __cplusplus
 }
