@@ -6,6 +6,7 @@
 #include "sim_priv.h"
 
 #define R1_OUT_OF_RANGE (1u << 31)
+#define R1_ADDRESS      (1u << 30)
 #define R1_BLOCK_LEN    (1u << 29)
 #define R1_WP_VIOLATION (1u << 26)
 
@@ -15,6 +16,33 @@ static void set_csd_speed(struct sim_card *c, uint8_t tran_speed)
 {
 	card_set_bits_(c->csd, 16, 103, 96, tran_speed);
 	card_crc7_fill_(c->csd);
+}
+
+/*
+ * CSD v1.0 of an SDSC card (SD Physical Layer 5.3.2): capacity =
+ * (C_SIZE + 1) << (C_SIZE_MULT + 2) << READ_BL_LEN. Up to 1 GiB with 512-byte
+ * READ_BL_LEN and C_SIZE_MULT 7 (256 KiB units); above, READ_BL_LEN 10 (as 2 GB
+ * cards do). Data blocks stay 512 bytes (CMD16 default).
+ */
+static void csd_v1(struct sim_card *c)
+{
+	unsigned bl_len = c->cfg.capacity > (1ull << 30) ? 10u : 9u;
+	uint64_t csize = (c->cfg.capacity >> (bl_len + 9u)) - 1u;
+
+	card_set_bits_(c->csd, 16, 127, 126, 0);    /* CSD v1.0 */
+	card_set_bits_(c->csd, 16, 119, 112, 0x26); /* TAAC 1.5 ms */
+	card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC */
+	card_set_bits_(c->csd, 16, 83, 80, bl_len); /* READ_BL_LEN */
+	card_set_bits_(c->csd, 16, 79, 79, 1);      /* READ_BL_PARTIAL */
+	card_set_bits_(c->csd, 16, 73, 62, csize);  /* C_SIZE */
+	card_set_bits_(c->csd, 16, 61, 50, 0xfff);  /* VDD currents: maximum */
+	card_set_bits_(c->csd, 16, 49, 47, 7);      /* C_SIZE_MULT: 512 */
+	card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
+	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
+	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
+	card_set_bits_(c->csd, 16, 25, 22, bl_len); /* WRITE_BL_LEN */
+	card_set_bits_(c->csd, 16, 12, 12, c->cfg.tmp_write_protect ? 1 : 0);
+	set_csd_speed(c, 0x32);
 }
 
 void sd_init_regs_(struct sim_card *c)
@@ -32,23 +60,27 @@ void sd_init_regs_(struct sim_card *c)
 	card_crc7_fill_(c->cid);
 
 	memset(c->csd, 0, 16);
-	card_set_bits_(c->csd, 16, 127, 126, 1);    /* CSD v2.0 */
-	card_set_bits_(c->csd, 16, 119, 112, 0x0e); /* TAAC 1 ms */
-	card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC (QEMU sd.c) */
-	card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
-	card_set_bits_(c->csd, 16, 69, 48, csize);  /* C_SIZE */
-	card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
-	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
-	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
-	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
-	card_set_bits_(c->csd, 16, 12, 12,
-		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
-	set_csd_speed(c, 0x32);                           /* TRAN_SPEED 25 MHz */
-
+	if (c->cfg.sdsc) {
+		csd_v1(c);
+	} else {
+		card_set_bits_(c->csd, 16, 127, 126, 1);    /* CSD v2.0 */
+		card_set_bits_(c->csd, 16, 119, 112, 0x0e); /* TAAC 1 ms */
+		card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC (QEMU sd.c) */
+		card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
+		card_set_bits_(c->csd, 16, 69, 48, csize);  /* C_SIZE */
+		card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
+		card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
+		card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
+		card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
+		card_set_bits_(c->csd, 16, 12, 12,
+			       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
+		set_csd_speed(c, 0x32);                           /* TRAN_SPEED 25 MHz */
+	}
 	memset(c->scr, 0, 8);
 	card_set_bits_(c->scr, 8, 59, 56, 2);                    /* SD_SPEC 2.00/3.0x */
 	card_set_bits_(c->scr, 8, 51, 48, 0x5);                  /* 1-bit and 4-bit */
 	card_set_bits_(c->scr, 8, 47, 47, 1);                    /* SD_SPEC3 */
+	card_set_bits_(c->scr, 8, 55, 55, c->cfg.erased_ones);   /* DATA_STAT_AFTER_ERASE */
 	card_set_bits_(c->scr, 8, 33, 33, c->cfg.cmd23 ? 1 : 0); /* CMD23 */
 	c->rca = 0;
 }
@@ -138,8 +170,14 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 {
 	struct sim_card *c = &sim->card;
 	bool wr = idx == 24 || idx == 25;
-	uint64_t addr = (uint64_t)arg * 512u;
+	/* SDSC takes byte addresses, SDHC/SDXC block addresses (SD spec 4.3.14). */
+	uint64_t addr = c->cfg.sdsc ? arg : (uint64_t)arg * 512u;
 
+	if (c->cfg.sdsc && (arg & 511u)) {
+		c->pending |= R1_ADDRESS; /* not on a 512-byte block boundary */
+		card_r1_resp_(sim, st0, r);
+		return;
+	}
 	if (addr >= c->cfg.capacity) {
 		c->pending |= R1_OUT_OF_RANGE;
 		card_r1_resp_(sim, st0, r);
@@ -201,10 +239,14 @@ static void acmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0, str
 		if (c->powerup_start == T_NEVER)
 			c->powerup_start = sim->now;
 		c->hcs = arg & (1u << 30);
-		/* A high-capacity card stays busy for a host without HCS (SD spec 4.2.3.1). */
-		if (c->hcs && sim->now >= c->powerup_start + c->cfg.powerup_ns) {
-			r->val = 0xc0ff8000u;
-			c->s18a = c->cfg.uhs && (arg & (1u << 24));
+		/*
+		 * A high-capacity card stays busy for a host without HCS (SD spec
+		 * 4.2.3.1); an SDSC card gets ready either way and answers CCS = 0, and
+		 * never offers 1.8 V (UHS-I needs SDHC/SDXC).
+		 */
+		if ((c->hcs || c->cfg.sdsc) && sim->now >= c->powerup_start + c->cfg.powerup_ns) {
+			r->val = c->cfg.sdsc ? 0x80ff8000u : 0xc0ff8000u;
+			c->s18a = !c->cfg.sdsc && c->cfg.uhs && (arg & (1u << 24));
 			if (c->s18a)
 				r->val |= 1u << 24;
 			c->state = ST(READY);
@@ -330,7 +372,8 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 	case 16: /* SET_BLOCKLEN: no effect on SDHC data commands */
 		if (!tran)
 			break;
-		if (arg > 512u)
+		/* SDSC: the model keeps 512-byte blocks only (assumption: no partial blocks). */
+		if (arg > 512u || (c->cfg.sdsc && arg != 512u))
 			c->pending |= R1_BLOCK_LEN;
 		card_r1_resp_(sim, st0, r);
 		return;
@@ -349,6 +392,12 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		c->sbc_armed = arg != 0;
 		card_r1_resp_(sim, st0, r);
 		return;
+	case 32: /* ERASE_WR_BLK_START */
+	case 33: /* ERASE_WR_BLK_END */
+	case 38: /* ERASE */
+		if (card_erase_cmd_(sim, c, idx, arg, st0, r))
+			return;
+		break;
 	case 55: /* APP_CMD: not in ready or ident */
 		if (st0 == ST(READY) || st0 == ST(IDENT))
 			break;

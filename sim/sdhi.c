@@ -614,7 +614,14 @@ void sdhi_auto12_(struct mmchal_sim *sim)
 		sdhi_set_status_(sim, ST_CMD_TO);
 		return;
 	}
-	/* The auto CMD12 response goes to SD_RSP54 (RZ/A1H manual; inferred). */
+	/*
+	 * The auto CMD12 response: Linux reads it from SD_RSP10 after the data end
+	 * (tmio "fill in response from auto cmd12"; REF), so it lands there,
+	 * replacing the data command's response; it is also kept in SD_RSP54
+	 * (RZ/A1H manual; inferred).
+	 */
+	sim->rsp[0] = (uint16_t)r.val;
+	sim->rsp[1] = (uint16_t)(r.val >> 16);
 	sim->rsp[4] = (uint16_t)r.val;
 	sim->rsp[5] = (uint16_t)(r.val >> 16);
 	if (r.busy_ns) {

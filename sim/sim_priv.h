@@ -141,9 +141,12 @@ struct sim_card {
 	bool payload_mode; /* the read serves @payload, not the store */
 	bool sdio_incr;    /* CMD53 op code: incrementing address */
 	uint8_t sdio_fn;
-	uint64_t media_done; /* programming of received blocks ends here */
-	bool stuck;          /* DAT0 held low (fault) */
-	bool busy;           /* DAT0 low until EV_BUSY */
+	uint64_t media_done;  /* programming of received blocks ends here */
+	int erase_step;       /* 0: none, 1: start given (CMD32/35), 2: end given (CMD33/36) */
+	uint64_t erase_start; /* byte address of the first block of the range */
+	uint64_t erase_end;   /* byte address of the last block of the range */
+	bool stuck;           /* DAT0 held low (fault) */
+	bool busy;            /* DAT0 low until EV_BUSY */
 };
 
 struct sim_xfer {
@@ -380,6 +383,9 @@ void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uin
 		    int st0, struct card_resp *r);
 bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
 			  int st0, struct card_resp *r);
+
+bool card_erase_cmd_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg, int st0,
+		     struct card_resp *r);
 
 /* card_sd.c, card_mmc.c, card_sdio.c */
 void sd_init_regs_(struct sim_card *c);

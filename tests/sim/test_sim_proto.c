@@ -75,7 +75,7 @@ static void test_open_ended_read_with_stop(void **state)
 		assert_memory_equal(blk, store + b * 512, 512);
 	}
 	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
-	/* The automatic CMD12 response is in SD_RSP54: state was data (5). */
+	/* The automatic CMD12 response is in SD_RSP54 (and RSP10): state was data (5). */
 	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP + 8u), (5u << 9) | (1u << 8));
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
 	(void)rca;

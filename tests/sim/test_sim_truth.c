@@ -808,6 +808,38 @@ static void test_sdio_cis_funce(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Correction 13: the auto CMD12 response is in SD_RSP10 after the data end, where
+ * Linux reads it (it replaces the CMD18 response there); SD_RSP54 holds it too.
+ */
+static void test_auto12_response_in_rsp10(void **state)
+{
+	struct drv d;
+	uint8_t buf[2 * 512];
+
+	(void)state;
+	emmc_fast(&d, NULL);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	/* The CMD18 response: state tran (4). */
+	assert_int_equal(d.rsp[0], (4u << 9) | (1u << 8));
+	for (unsigned b = 0; b < 2; b++) {
+		assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+		drv_ack(&d, S_BRE);
+		for (unsigned i = 0; i < 512; i += 4) {
+			uint32_t v = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+
+			memcpy(&buf[b * 512u + i], &v, 4);
+		}
+	}
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	/* The CMD12 response: state data (5). */
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), (5u << 9) | (1u << 8));
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP + 8u), (5u << 9) | (1u << 8));
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -823,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_sd_uhs_needs_voltage_switch),
 		cmocka_unit_test(test_sd_cmd3_new_rca),
 		cmocka_unit_test(test_sdio_cis_funce),
+		cmocka_unit_test(test_auto12_response_in_rsp10),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
