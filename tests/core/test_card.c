@@ -96,25 +96,8 @@ static void test_setup_checks(void **state)
 static void test_sdhc_identify(void **state)
 {
 	const struct mmchal_card_info *info;
-	const uint32_t seq[] = {0,
-				8,
-				5,
-				55,
-				41 | FAKE_APP,
-				55,
-				41 | FAKE_APP,
-				55,
-				41 | FAKE_APP,
-				2,
-				3,
-				9,
-				7,
-				55,
-				51 | FAKE_APP,
-				55,
-				6 | FAKE_APP,
-				6,
-				6};
+	const uint32_t seq[] = {0, 0, 8, 5, 55, 41 | FAKE_APP, 55, 41 | FAKE_APP, 55, 41 | FAKE_APP,
+				2, 3, 9, 7, 55, 51 | FAKE_APP, 55, 6 | FAKE_APP,  6,  6};
 
 	(void)state;
 	start(FAKE_SDHC);
@@ -140,16 +123,16 @@ static void test_sdhc_identify(void **state)
 	assert_true(fk.sd_hs);
 	/* the exact command sequence; HCS in every ACMD41, 0x1AA in CMD8 */
 	assert_true(log_has(seq, sizeof(seq) / sizeof(seq[0]), 0));
-	assert_int_equal(fk.log_arg[1], 0x1aa);
-	assert_int_equal(fk.log_arg[4], 0x40ff8000u);
-	assert_int_equal(fk.log_arg[17], 0x00fffff1u);
-	assert_int_equal(fk.log_arg[18], 0x80fffff1u);
+	assert_int_equal(fk.log_arg[2], 0x1aa);
+	assert_int_equal(fk.log_arg[5], 0x40ff8000u);
+	assert_int_equal(fk.log_arg[18], 0x00fffff1u);
+	assert_int_equal(fk.log_arg[19], 0x80fffff1u);
 	/* no CMD16 on a block-addressed card */
 	assert_int_equal(fake_count(&fk, 16), 0);
 	/* the host learnt the type right after ACMD41, before CMD2 */
 	assert_int_equal(fk.init_card_calls, 1);
 	assert_int_equal(fk.init_type, MMCHAL_CARD_SD);
-	assert_int_equal(fk.init_card_at, 9);
+	assert_int_equal(fk.init_card_at, 10);
 	assert_int_equal(card.limits.card, MMCHAL_CARD_SD);
 	assert_int_equal(mmchal_card_last_error(&card)->err, 0);
 }
@@ -214,7 +197,7 @@ static void test_sd_v1(void **state)
 static void test_mmc_identify(void **state)
 {
 	const struct mmchal_card_info *info;
-	const uint32_t seq[] = {0, 8, 5, 55, 41 | FAKE_APP, 0, 1, 1, 1, 2, 3, 9, 7, 8};
+	const uint32_t seq[] = {0, 0, 8, 5, 55, 41 | FAKE_APP, 0, 1, 1, 1, 2, 3, 9, 7, 8};
 
 	(void)state;
 	start(FAKE_MMC);
@@ -235,11 +218,11 @@ static void test_mmc_identify(void **state)
 	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
 	assert_int_equal(fk.ext_csd[EXT_CSD_HS_TIMING], EXT_CSD_TIMING_HS);
 	assert_true(log_has(seq, sizeof(seq) / sizeof(seq[0]), 0));
-	assert_int_equal(fk.log_arg[6], 0x40ff8080u);
-	assert_int_equal(fk.log_arg[10], 1u << 16);
+	assert_int_equal(fk.log_arg[7], 0x40ff8080u);
+	assert_int_equal(fk.log_arg[11], 1u << 16);
 	assert_int_equal(fk.init_type, MMCHAL_CARD_MMC);
 	assert_int_equal(fk.init_card_calls, 1);
-	assert_int_equal(fk.init_card_at, 9);
+	assert_int_equal(fk.init_card_at, 10);
 	assert_int_equal(fk.tuning_calls, 0);
 	assert_int_equal(mmchal_card_last_error(&card)->err, 0);
 }
@@ -468,7 +451,7 @@ static void test_mmc_faults_each_step(void **state)
 {
 	(void)state;
 	fault_once(FAKE_MMC, 0, 0, 0, false);
-	fault_once(FAKE_MMC, 0, 1, 0, false); /* the CMD0 before CMD1 */
+	fault_once(FAKE_MMC, 0, 2, 0, false); /* the CMD0 before CMD1 */
 	fault_once(FAKE_MMC, 1, 1, 1, false);
 	fault_once(FAKE_MMC, 2, 0, 2, false);
 	fault_once(FAKE_MMC, 3, 0, 3, false);
