@@ -17,9 +17,18 @@
  * per host.
  *
  * Sequencing: SET_BLOCK_COUNT (CMD23) when @c sbc is set, then the command
- * with its data, then STOP when @c stop is set and there was no CMD23 (or the
- * data phase failed), then the end of R1b busy (::MMCHAL_EV_BUSY_DONE on a
- * host with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy).
+ * with its data, then STOP when @c stop is set and there was no CMD23, or the
+ * command or its data phase failed or timed out (the card may be left sending
+ * or receiving), then the end of R1b busy (::MMCHAL_EV_BUSY_DONE on a host
+ * with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy). A data
+ * phase that ends with fewer blocks than asked (the backend's @c blocks_done)
+ * fails with ::MMCHAL_EIO; @c bytes_xfered counts only the blocks known to
+ * have moved. A data phase's timeout is @c timeout_ns per block, or the
+ * host's data timeout for the whole phase when it is 0.
+ *
+ * PIO retry (::mmchal_host_cfg::pio_retry): a DMA plan whose data phase
+ * fails with ::MMCHAL_EFAULT is unmapped and run again by PIO, once, when
+ * every buffer has a CPU address; @c done is called once, for the retry.
  *
  * Timeouts are software timeouts from the port's @c now_ns, checked in
  * mmchal_host_poll() and in the wait loop of mmchal_host_request_sync(): on
@@ -120,6 +129,7 @@ struct mmchal_host {
 	bool noncoherent;                /**< private: the port does cache maintenance */
 	struct mmchal_caps caps;         /**< private: queried capabilities */
 	struct mmchal_limits limits;     /**< private: limits for the current card */
+	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */
 	struct mmchal_request *req;      /**< private: request in flight */
@@ -235,6 +245,7 @@ int mmchal_host_poll(struct mmchal_host *host);
  * @retval 0               aborted (its completion ran in this call)
  * @retval MMCHAL_EINVAL   @p host NULL or not live
  * @retval MMCHAL_ENOENT   no request in flight
+ * @retval MMCHAL_EBUSY    a request is being submitted (not started yet)
  * @retval MMCHAL_EALREADY the request is already completing
  * @note Thread context.
  */
