@@ -19,8 +19,9 @@
  * Prints figures. With --check it also exits 1 when a case needs more than
  * 1.5 times its floor (a count, not a time).
  *
- * Usage: bench_request_sdhi [--check] [--no-valgrind] [--valgrind PATH]
- *        (--child N is the callgrind run of case N)
+ * Usage: bench_request_sdhi [--check] [--instructions [--valgrind PATH]]
+ *        (--child N is the callgrind run of case N). Without --instructions
+ *        the instruction column reads n/a.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -438,7 +439,7 @@ static int64_t instructions(const char *self, const char *valgrind, unsigned n)
 
 	snprintf(out, sizeof(out), "/tmp/bench_request_sdhi.%d.%u.cg", (int)getpid(), n);
 	snprintf(cmd, sizeof(cmd),
-		 "%s --tool=callgrind --collect-atstart=no --toggle-collect=bench_sdhi_one "
+		 "%s --tool=callgrind --collect-atstart=no --toggle-collect='bench_sdhi_one*' "
 		 "--callgrind-out-file=%s %s --child %u >/dev/null 2>&1",
 		 valgrind, out, self, n);
 	if (system(cmd) != 0)
@@ -454,7 +455,7 @@ static int64_t instructions(const char *self, const char *valgrind, unsigned n)
 int main(int argc, char **argv)
 {
 	const char *valgrind = "valgrind";
-	bool check = false, use_vg = true;
+	bool check = false, use_vg = false;
 	int bad = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -462,10 +463,10 @@ int main(int argc, char **argv)
 			return child((unsigned)atoi(argv[i + 1]));
 		else if (!strcmp(argv[i], "--check"))
 			check = true;
-		else if (!strcmp(argv[i], "--no-valgrind"))
-			use_vg = false;
+		else if (!strcmp(argv[i], "--instructions"))
+			use_vg = true;
 		else if (!strcmp(argv[i], "--valgrind") && i + 1 < argc)
-			valgrind = argv[++i];
+			valgrind = argv[++i], use_vg = true;
 	}
 	if (use_vg && system("command -v valgrind >/dev/null 2>&1") != 0 &&
 	    !strcmp(valgrind, "valgrind"))
