@@ -12,6 +12,9 @@
 
 #include <mmchal/limits.h>
 #include <mmchal_sim/card.h>
+#if MMCHAL_SIM_HAS_DT
+#include <mmchal/dt.h>
+#endif
 
 #include "board.h"
 
@@ -31,21 +34,27 @@ struct setup {
 	enum mmchal_sdhi_kind kind;
 	bool iommu;
 	bool merge;
+	const char *compatible; /* SoC table entry; NULL = by soc */
+	uint32_t bus;           /* board wiring (MMCHAL_BUS_*); 0 = the card's default board */
+	uint32_t f_max_hz;      /* max-frequency; 0 = the controller clock */
 };
 
 static const struct setup setups[] = {
 	/* internal DMAC, one segment per transfer (no IOMMU) */
-	{"idmac", MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_IDMAC, false, false},
+	{"idmac", MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_IDMAC, false, false, NULL, 0, 0},
 	/* SYS-DMAC channel chaining 32 segments (R-Car Gen2-like SDHI) */
-	{"sysdmac", MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_SYSDMAC, false, false},
+	{"sysdmac", MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_SYSDMAC, false, false, NULL, 0, 0},
 	/* internal DMAC behind the IOMMU, merge-capable: 512 segments merged */
-	{"idmac+iommu", MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_IDMAC, true, true},
+	{"idmac+iommu", MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_IDMAC, true, true, NULL, 0, 0},
 };
 
 struct opts {
 	bool quick, json, help;
 	enum mmchal_sim_card_kind card;
 	bool progress;
+	const char *dtb;     /* --dtb FILE */
+	const char *node;    /* --node PATH */
+	const char *soc_rev; /* --soc-rev ESx.y */
 };
 
 struct run {
@@ -83,7 +92,9 @@ static uint8_t pat(uint64_t off, uint32_t gen)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: mmchal-sim [--card emmc|sd|sdio] [--quick] [--json] [--help]\n"
+		"usage: mmchal-sim [--card emmc|sd|sdio] [--dtb FILE [--node PATH] [--soc-rev "
+		"ESx.y]]\n"
+		"                  [--quick] [--json] [--help]\n"
 		"\n"
 		"Runs mmchal on a simulated R-Car H3-like board (SDHI with its internal DMAC,\n"
 		"an IOMMU, an HS400 eMMC by default): host init, card init, then sequential\n"
@@ -96,6 +107,12 @@ static void usage(FILE *f)
 		"\n"
 		"options:\n"
 		"  --card KIND  emmc (default), sd or sdio (sdio: identification only)\n"
+		"  --dtb FILE   build the board from a device tree: the SDHI node's backend,\n"
+		"               bus width, modes, max-frequency and IOMMU; one setup, named\n"
+		"               after the node, instead of the three built-in ones\n"
+		"  --node PATH  the SDHI node to use (default: the first enabled one that\n"
+		"               suits the card: 8 bits for an eMMC, else 4)\n"
+		"  --soc-rev R  SoC revision for the tree (e.g. ES3.0; decides the H3 IOMMU)\n"
 		"  --quick      fewer request sizes and less data (for CI)\n"
 		"  --json       one JSON object on stdout instead of the table\n"
 		"  --help       this text\n"
@@ -122,6 +139,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->json = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			o->help = true;
+		} else if (!strcmp(argv[i], "--dtb") && i + 1 < argc) {
+			o->dtb = argv[++i];
+		} else if (!strcmp(argv[i], "--node") && i + 1 < argc) {
+			o->node = argv[++i];
+		} else if (!strcmp(argv[i], "--soc-rev") && i + 1 < argc) {
+			o->soc_rev = argv[++i];
 		} else if (!strcmp(argv[i], "--card") && i + 1 < argc) {
 			const char *k = argv[++i];
 
@@ -138,6 +161,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 	}
 	o->progress = !o->json && isatty(STDERR_FILENO);
+	if (o->node && !o->dtb)
+		return -1;
 	return 0;
 }
 
@@ -185,12 +210,94 @@ static int open_setup(struct board *b, const struct setup *s, enum mmchal_sim_ca
 	o.kind = s->kind;
 	o.iommu = s->iommu;
 	o.merge_capable = s->merge;
-	/* the eMMC model in the Gen2 setup keeps the H3 board's wiring */
+	o.compatible = s->compatible;
+	if (s->bus)
+		o.bus = s->bus;
+	o.f_max_hz = s->f_max_hz;
 	err = board_open(b, &o);
 	if (err)
 		return err;
 	return mmchal_card_init(&b->card);
 }
+
+#if MMCHAL_SIM_HAS_DT
+#define MAX_BLOB  (4u << 20)
+#define MAX_NODES 32u
+
+/* The setup of one SDHI node of a device tree. */
+static int setup_from_dt(const struct opts *o, struct setup *out, char *name, size_t name_len)
+{
+	static struct mmchal_dt_node nodes[MAX_NODES];
+	struct mmchal_dt_opts dopts;
+	struct mmchal_dt_board board;
+	const struct mmchal_dt_node *pick = NULL;
+	unsigned char *blob;
+	size_t size, n = 0;
+	FILE *f = fopen(o->dtb, "rb");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "mmchal-sim: cannot open %s\n", o->dtb);
+		return 1;
+	}
+	blob = malloc(MAX_BLOB);
+	size = blob ? fread(blob, 1, MAX_BLOB, f) : 0;
+	fclose(f);
+	if (!blob || size == 0 || size == MAX_BLOB) {
+		fprintf(stderr, "mmchal-sim: cannot read %s\n", o->dtb);
+		free(blob);
+		return 1;
+	}
+	memset(&dopts, 0, sizeof(dopts));
+	dopts.soc_revision = o->soc_rev;
+	err = mmchal_dt_probe(blob, size, &dopts, &board, nodes, MAX_NODES, &n);
+	if (err < 0) {
+		fprintf(stderr, "mmchal-sim: %s: %s\n", o->dtb, mmchal_strerror(err));
+		free(blob);
+		return 1;
+	}
+	for (size_t i = 0; i < n && i < MAX_NODES; i++) {
+		const struct mmchal_dt_node *d = &nodes[i];
+
+		if (o->node) {
+			if (!strcmp(d->path, o->node))
+				pick = d;
+			continue;
+		}
+		if (!d->enabled || !d->supported || d->error)
+			continue;
+		if (!pick ||
+		    (o->card == MMCHAL_SIM_CARD_MMC && d->bus_width == 8u && pick->bus_width != 8u))
+			pick = d;
+	}
+	if (!pick || !pick->supported || pick->error || pick->backend == MMCHAL_DT_BACKEND_NONE) {
+		fprintf(stderr, "mmchal-sim: %s: no usable SDHI node%s%s\n", o->dtb,
+			o->node ? " at " : "", o->node ? o->node : "");
+		free(blob);
+		return 1;
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(name, name_len, "%s", pick->path);
+	out->name = name;
+	out->kind = pick->backend == MMCHAL_DT_BACKEND_IDMAC     ? MMCHAL_SDHI_IDMAC
+		    : pick->backend == MMCHAL_DT_BACKEND_SYSDMAC ? MMCHAL_SDHI_SYSDMAC
+								 : MMCHAL_SDHI_PIO;
+	/* the simulator models a Gen3 SDHI (internal DMAC) and a Gen2 one (SYS-DMAC) */
+	out->soc = out->kind == MMCHAL_SDHI_IDMAC ? MMCHAL_SIM_SOC_GEN3 : MMCHAL_SIM_SOC_GEN2;
+	out->iommu = pick->iommu_usable;
+	out->merge = pick->caps.host.merge_capable;
+	out->compatible = pick->cfg.soc->compatible;
+	out->bus = pick->cfg.caps.bus;
+	out->f_max_hz = pick->cfg.caps.f_max_hz;
+	if (!o->json)
+		printf("board: %s, node %s (%s, %s, %u-bit%s)\n",
+		       board.model ? board.model : o->dtb, pick->path, pick->compatible,
+		       mmchal_dt_backend_name(pick->backend), pick->bus_width,
+		       out->iommu ? ", IOMMU" : "");
+	free(blob);
+	return 0;
+}
+#endif
 
 static void print_identity(const struct board *b, bool json)
 {
@@ -356,6 +463,10 @@ int main(int argc, char **argv)
 	const uint32_t *sizes;
 	uint32_t nsizes;
 	struct opts o;
+	const struct setup *set = setups;
+	size_t nset = sizeof(setups) / sizeof(setups[0]);
+	static struct setup dt_setup;
+	static char dt_name[128];
 	static struct board b;
 	struct mmchal_sg *sg;
 	bool first = true;
@@ -370,16 +481,28 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (o.dtb) {
+#if MMCHAL_SIM_HAS_DT
+		if (setup_from_dt(&o, &dt_setup, dt_name, sizeof(dt_name)))
+			return 1;
+		set = &dt_setup;
+		nset = 1;
+#else
+		fprintf(stderr, "mmchal-sim: built without the device-tree front end (libfdt)\n");
+		return 2;
+#endif
+	}
 	sizes = o.quick ? sizes_quick : sizes_full;
 	nsizes = o.quick ? 2u : (uint32_t)(sizeof(sizes_full) / sizeof(sizes_full[0]));
 	sg = calloc(MAX_REQ_PAGES, sizeof(*sg));
 	if (!sg)
 		return 1;
 	if (o.json)
-		printf("{\"board\": \"R-Car H3-like (simulated SDHI, internal DMAC, IOMMU)\", ");
+		printf("{\"board\": \"%s\", ",
+		       o.dtb ? dt_name : "R-Car H3-like (simulated SDHI, internal DMAC, IOMMU)");
 
-	/* identification on the default board, shown once */
-	err = open_setup(&b, &setups[2], o.card, CARD_BYTES);
+	/* identification on the default board (or the tree's), shown once */
+	err = open_setup(&b, &set[nset - 1], o.card, CARD_BYTES);
 	if (err) {
 		fprintf(stderr, "mmchal-sim: card init failed: %s (CMD%u%s)\n",
 			mmchal_strerror(err), b.card.err.opcode,
@@ -407,9 +530,9 @@ int main(int argc, char **argv)
 	else
 		printf("%-10s %5s  %-11s %4s  %7s  %4s  %6s  %-43s %s\n", "workload", "req",
 		       "setup", "segs", "MB/s", "bus", "reqs", "plans", "iova/bnc");
-	total = (unsigned)(sizeof(setups) / sizeof(setups[0])) * WORKLOAD_COUNT * nsizes;
-	for (size_t si = 0; si < sizeof(setups) / sizeof(setups[0]) && !status; si++) {
-		const struct setup *s = &setups[si];
+	total = (unsigned)nset * WORKLOAD_COUNT * nsizes;
+	for (size_t si = 0; si < nset && !status; si++) {
+		const struct setup *s = &set[si];
 
 		err = open_setup(&b, s, o.card, CARD_BYTES);
 		if (!err)
