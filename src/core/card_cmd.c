@@ -66,7 +66,8 @@ int mmchal_card_set_ios_(struct mmchal_card *card)
 {
 	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
 
-	return mmchal_card_note_err_(card, err);
+	return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD, false,
+				 0);
 }
 
 static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)

@@ -36,22 +36,22 @@ static int io_enter(struct mmchal_card *card, bool write)
 	mmchal_card_err_clear_(card);
 	err = mmchal_card_check_present(card);
 	if (err)
-		return mmchal_card_fail_(card, err, 0, false, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	if (!card->ready)
-		return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false, 0);
 	if (card->info.type != MMCHAL_CARD_SD && card->info.type != MMCHAL_CARD_MMC)
-		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false, 0);
 	if (write && card->info.read_only)
-		return mmchal_card_fail_(card, MMCHAL_EROFS, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EROFS, MMCHAL_CARD_NO_CMD, false, 0);
 	return 0;
 }
 
 static int range_check(struct mmchal_card *card, uint64_t lba, uint32_t blocks)
 {
 	if (blocks == 0u)
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	if (lba >= card->info.sectors || blocks > card->info.sectors - lba)
-		return mmchal_card_fail_(card, MMCHAL_ERANGE, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ERANGE, MMCHAL_CARD_NO_CMD, false, 0);
 	return 0;
 }
 
@@ -237,10 +237,10 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 	if (err)
 		return err;
 	if (mmchal_card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	err = split_limits(card, &lim);
 	if (err)
-		return mmchal_card_fail_(card, err, 0, false, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	while (done < blocks) {
 		const struct mmchal_sg *list;
 		uint32_t nlist, n, ok;
@@ -257,7 +257,7 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 			break;
 	}
 	card->err.bytes_done = (uint64_t)done * MMCHAL_CARD_BLKSZ;
-	return err ? mmchal_card_fail_(card, err, 0, false, 0) : 0;
+	return err ? mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0) : 0;
 }
 
 int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
@@ -307,7 +307,7 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 	if (err)
 		return err;
 	if (kind != MMCHAL_CARD_ERASE && kind != MMCHAL_CARD_DISCARD)
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	err = range_check(card, lba, blocks);
 	if (err)
 		return err;
@@ -325,13 +325,15 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		if (kind == MMCHAL_CARD_ERASE) {
 			/* an eMMC erases whole erase groups (JEDEC 6.6.9) */
 			if (lba % unit || blocks % unit)
-				return mmchal_card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+				return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD,
+							 false, 0);
 		} else if (card->info.ext_csd.rev >= 6u) {
 			arg = 3u; /* DISCARD, eMMC 4.5 */
 		} else if (card->info.ext_csd.trim) {
 			arg = 1u; /* TRIM, eMMC 4.4 */
 		} else {
-			return mmchal_card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+			return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false,
+						 0);
 		}
 		units = (blocks + unit - 1u) / unit;
 	}

@@ -340,7 +340,7 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	err = mmc_select(card);
 	if (err)
 		return err;

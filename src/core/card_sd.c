@@ -175,7 +175,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_ACMD_SD_SEND_OP_COND, true, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 
 	err = sd_select(card);
 	if (err)

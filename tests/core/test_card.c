@@ -537,6 +537,7 @@ static void rw_ends(enum fake_kind kind)
 	assert_int_equal(mmchal_card_write(&card, SECTORS, 1, &sg, 1), MMCHAL_ERANGE);
 	assert_int_equal(mmchal_card_read(&card, UINT64_MAX, 1, &sg, 1), MMCHAL_ERANGE);
 	assert_int_equal(mmchal_card_last_error(&card)->err, MMCHAL_ERANGE);
+	assert_int_equal(mmchal_card_last_error(&card)->opcode, MMCHAL_CARD_NO_CMD);
 	assert_int_equal(fk.requests, 0);
 }
 
@@ -711,6 +712,9 @@ static void test_write_protect_switch(void **state)
 	fk.requests = 0;
 	assert_int_equal(mmchal_card_write(&card, 0, 1, &sg, 1), MMCHAL_EROFS);
 	assert_int_equal(mmchal_card_last_error(&card)->err, MMCHAL_EROFS);
+	/* refused before any command */
+	assert_int_equal(mmchal_card_last_error(&card)->opcode, MMCHAL_CARD_NO_CMD);
+	assert_false(mmchal_card_last_error(&card)->status_valid);
 	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
 	assert_int_equal(fk.requests, 0);
 	assert_memory_equal(image, before, 512);
@@ -852,6 +856,29 @@ static void test_removal(void **state)
 	assert_int_equal(mmchal_card_read(&card, 0, 1, &sg, 1), 0);
 }
 
+static void test_host_op_failures(void **state)
+{
+	(void)state;
+	/* set_ios refused: no command was the culprit */
+	start(FAKE_SDHC);
+	fk.set_ios_err = MMCHAL_EINVAL;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EINVAL);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(fk.requests, 0);
+	fk.set_ios_err = 0;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	/* init_card refused: the type is not set up on the host */
+	start(FAKE_MMC);
+	fk.init_card_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(card.info.type, MMCHAL_CARD_UNKNOWN);
+	/* a host without init_card is fine */
+	start(FAKE_MMC);
+	fk.init_card_err = MMCHAL_ENOTSUP;
+	assert_int_equal(mmchal_card_init(&card), 0);
+}
+
 static void test_host_without_limits_op(void **state)
 {
 	struct mmchal_sg sg = sg1(rbuf, 8192);
@@ -902,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_failed_write_claims_nothing),
 		cmocka_unit_test(test_read_error_reported),
 		cmocka_unit_test(test_removal),
+		cmocka_unit_test(test_host_op_failures),
 		cmocka_unit_test(test_host_without_limits_op),
 	};
 
