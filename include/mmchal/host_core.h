@@ -213,7 +213,10 @@ int mmchal_host_request(struct mmchal_host *host, struct mmchal_request *req);
  * @return 0, or the request's first error (SET_BLOCK_COUNT, command, data, STOP)
  * @retval MMCHAL_EINVAL  as for mmchal_host_request()
  * @retval MMCHAL_EBUSY   another request is in flight
- * @note Thread context; calls the port's @c delay_us between polls.
+ * @note Thread context; calls the port's @c delay_us between polls. Under
+ *       the DEFERRED policy the port's deferred work must be able to run
+ *       while the caller waits (a completion handed to it is never taken
+ *       back, so the wait ends only when that work has run).
  */
 int mmchal_host_request_sync(struct mmchal_host *host, struct mmchal_request *req,
 			     uint32_t timeout_ms);

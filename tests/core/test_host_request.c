@@ -698,6 +698,27 @@ static void test_iommu_plans_release_everything(void **state)
 	assert_int_equal(g.fi.pages, 0);
 	assert_int_equal(st.iova_pages, 0);
 	assert_int_equal(st.bounce_slots, 0);
+	/* an invalid request maps nothing and sends nothing */
+	{
+		uint32_t maps = g.fi.maps, starts = g.tb.nstart;
+
+		make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+		sg[1].len = 4095;
+		assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+		assert_int_equal(g.fi.maps, maps);
+		assert_int_equal(g.tb.nstart, starts);
+	}
+	/* the explanation names the plans taken and why */
+	{
+		static char text[4096];
+
+		assert_true(mmchal_host_explain(&g.host, text, sizeof(text)) > 0);
+		assert_true(fx_contains(text, "\nplan IOMMU_MERGED: 1\n  the IOMMU maps the list "
+					      "to one device address: 1\n"));
+		assert_true(fx_contains(text, "\nplan BOUNCED: 1\n  the IOMMU mapping is not what "
+					      "the engine can take: 1\n"));
+		assert_true(fx_contains(text, "IOMMU mappings the engine could not take: 1\n"));
+	}
 	/* a failing IOMMU map: the error comes back, nothing stays mapped */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 0;
