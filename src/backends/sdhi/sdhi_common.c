@@ -448,6 +448,11 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		return MMCHAL_EINVAL;
 	if (s->state)
 		return MMCHAL_EBUSY;
+	/* Refused without a command on the bus while no card is seen; the card-detect
+	   level is read again so that a caller that does not poll idle interrupts sees
+	   a new card. */
+	if (!s->present && cd_usable(s) && (rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+		s->present = true;
 	if (!s->present)
 		return MMCHAL_ENOMEDIUM;
 	d = x->data;

@@ -390,6 +390,17 @@ static void test_start_checks(void **state)
 	assert_int_equal(fx_wait(&f, &bx) & FX_TIMEOUT, 0);
 	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
 	assert_int_equal(fx_wait(&f, &x) & MMCHAL_EV_DATA_DONE, MMCHAL_EV_DATA_DONE);
+
+	/* data timeout: the shortest SD_OPTION window not below the request's, at 26 MHz
+	   (25 MHz): 1 ms = 25 000 clocks -> 2^15 (n = 2); 0 = the longest (n = 14) */
+	d.timeout_ns = 1000000;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	assert_int_equal((mmchal_bus_rd16(&f.cfg.bus, 0x28) >> 4) & 0xfu, 2);
+	assert_int_equal(fx_wait(&f, &x) & MMCHAL_EV_DATA_DONE, MMCHAL_EV_DATA_DONE);
+	d.timeout_ns = 0;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	assert_int_equal((mmchal_bus_rd16(&f.cfg.bus, 0x28) >> 4) & 0xfu, 14);
+	assert_int_equal(fx_wait(&f, &x) & MMCHAL_EV_DATA_DONE, MMCHAL_EV_DATA_DONE);
 	fx_close(&f);
 
 	/* a 16-bit block counter takes at most 65535 blocks */
