@@ -245,10 +245,26 @@ static int mmc_timing(struct mmchal_card *card)
 	if ((bus & MMCHAL_BUS_HS200) && (ct & EXT_CSD_TYPE_HS200_18) && wide) {
 		err = mmc_hs200(card);
 		if (!err) {
-			if ((bus & MMCHAL_BUS_HS400) && (ct & EXT_CSD_TYPE_HS400_18) &&
-			    card->ios.bus_width == MMCHAL_BUS_WIDTH_8)
-				return mmc_hs400(card);
-			return 0;
+			if (!(bus & MMCHAL_BUS_HS400) || !(ct & EXT_CSD_TYPE_HS400_18) ||
+			    card->ios.bus_width != MMCHAL_BUS_WIDTH_8)
+				return 0;
+			err = mmc_hs400(card);
+			if (!err || err == MMCHAL_ENOMEDIUM)
+				return err;
+			/* HS400 did not come up: HS on the 8-bit single data rate bus,
+			   the state every HS400 switch starts from */
+			mmchal_card_err_clear_(card);
+			card->info.tuned = false;
+			card->ios.timing = MMCHAL_TIMING_MMC_HS;
+			card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
+			err = mmchal_card_set_ios_(card);
+			if (!err)
+				err = mmc_hs(card);
+			if (!err)
+				err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8);
+			if (!err)
+				err = mmc_switch_check(card);
+			return err;
 		}
 		if (err == MMCHAL_ENOMEDIUM)
 			return err;

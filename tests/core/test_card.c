@@ -312,6 +312,26 @@ static void test_mmc_hs400(void **state)
 	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
 }
 
+static void test_mmc_hs400_refused(void **state)
+{
+	struct mmchal_sg sg = {.cpu = rbuf, .phys = (uintptr_t)rbuf, .len = 4096};
+
+	(void)state;
+	start(FAKE_MMC);
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.refuse_timing = EXT_CSD_TIMING_HS400;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(card.info.clock_hz, 52000000u);
+	assert_false(card.info.tuned);
+	assert_int_equal(fk.ext_csd[EXT_CSD_HS_TIMING], EXT_CSD_TIMING_HS);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
+	assert_int_equal(card.err.err, 0);
+	assert_int_equal(mmchal_card_read(&card, 0, 8, &sg, 1), 0);
+	assert_memory_equal(rbuf, image, 4096);
+}
+
 static void test_mmc_tuning_fails(void **state)
 {
 	(void)state;
@@ -907,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_1bit_host),
 		cmocka_unit_test(test_mmc_hs200),
 		cmocka_unit_test(test_mmc_hs400),
+		cmocka_unit_test(test_mmc_hs400_refused),
 		cmocka_unit_test(test_mmc_tuning_fails),
 		cmocka_unit_test(test_mmc_refuses_timing),
 		cmocka_unit_test(test_sd_without_app_cmd_bit),
