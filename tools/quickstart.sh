@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start: build and run the demo, or build and run every test.
 #
-#   tools/quickstart.sh demo   # configure (release), build mmchal-demo, run it
+#   tools/quickstart.sh demo   # configure (release), build mmchal-sim, run it on the
+#                              # default simulated board (extra arguments go to it)
 #   tools/quickstart.sh test   # configure (debug), build everything, run ctest
 #
 # Run as root on a fresh Debian machine, each command first installs the
@@ -39,9 +40,9 @@ case "${1:-}" in
 demo)
 	ensure_packages "${demo_pkgs[@]}"
 	cmake --preset release
-	cmake --build --preset release --target mmchal-demo
+	cmake --build --preset release --target mmchal-sim
 	shift
-	./build/release/tools/demo/mmchal-demo "$@"
+	./build/release/tools/sim/mmchal-sim "$@"
 	;;
 test)
 	ensure_packages "${test_pkgs[@]}"
