@@ -100,3 +100,9 @@ add_test(NAME target_runner_selftest_trap
     -DEXPECT_RC=254 "-DEXPECT=\\[  CRASH   \\]"
     -P "${_mmt_dir}/check_run.cmake")
 set_tests_properties(target_runner_selftest_trap PROPERTIES TIMEOUT 30 LABELS target)
+
+# ------------------------------------------------------------- QEMU SD card
+# The SDHCI backend against QEMU's own SD card, on boards that have an SDHCI.
+if(MMCHAL_WITH_BACKEND_SDHCI AND EXISTS "${_mmt_dir}/sdhci/CMakeLists.txt")
+  add_subdirectory("${_mmt_dir}/sdhci" "${CMAKE_BINARY_DIR}/tests/target/sdhci")
+endif()
