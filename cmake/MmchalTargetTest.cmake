@@ -17,8 +17,12 @@ if(MMCHAL_TARGET_PLATFORM STREQUAL "mps2-an386")
 elseif(MMCHAL_TARGET_PLATFORM STREQUAL "virt-rv64")
   set(_mmt_platform_src "${_mmt_dir}/riscv/startup.c")
   set(_mmt_ldscript "${_mmt_dir}/riscv/virt.ld")
+elseif(MMCHAL_TARGET_PLATFORM STREQUAL "zynq-a9")
+  set(_mmt_platform_src "${_mmt_dir}/zynq-a9/startup.c")
+  set(_mmt_ldscript "${_mmt_dir}/zynq-a9/zynq-a9.ld")
 else()
-  message(FATAL_ERROR "On-target tests need MMCHAL_TARGET_PLATFORM (mps2-an386 or virt-rv64), "
+  message(FATAL_ERROR "On-target tests need MMCHAL_TARGET_PLATFORM (mps2-an386, virt-rv64 "
+          "or zynq-a9), "
           "set by cmake/toolchains/*.cmake; or configure with -DMMCHAL_BUILD_TESTS=OFF")
 endif()
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)

@@ -250,8 +250,9 @@ static int sdhci_get_caps(void *ctx, struct mmchal_host_caps *host, struct mmcha
 		if (h->caps1 & SDHCI_CAP1_DDR50)
 			bus |= MMCHAL_BUS_UHS_DDR50 | MMCHAL_BUS_MMC_DDR52;
 	}
-	if ((h->cfg.flags & MMCHAL_SDHCI_F_NONREMOVABLE) ||
-	    (h->caps0 >> SDHCI_CAP_SLOT_SHIFT) == SDHCI_CAP_SLOT_EMBEDDED)
+	/* Only the board knows: the Zynq-7000 reports an embedded slot (capabilities
+	   0x69ec0080, bits 31:30 = 01) on boards with a removable, detected SD slot. */
+	if (h->cfg.flags & MMCHAL_SDHCI_F_NONREMOVABLE)
 		bus |= MMCHAL_BUS_NONREMOVABLE;
 	if (h->cfg.flags & MMCHAL_SDHCI_F_BROKEN_CD)
 		bus |= MMCHAL_BUS_BROKEN_CD;

@@ -154,8 +154,6 @@
 #define SDHCI_CAP_300           (1u << 25)
 #define SDHCI_CAP_180           (1u << 26)
 #define SDHCI_CAP_64BIT         (1u << 28)
-#define SDHCI_CAP_SLOT_SHIFT    30u
-#define SDHCI_CAP_SLOT_EMBEDDED 1u
 #define SDHCI_CAP1_SDR50        (1u << 0)
 #define SDHCI_CAP1_SDR104       (1u << 1)
 #define SDHCI_CAP1_DDR50        (1u << 2)

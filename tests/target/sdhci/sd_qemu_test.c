@@ -363,6 +363,7 @@ static void test_probe(void **state)
 	assert_int_equal(hcaps.blk_count_bits, 16);
 	assert_true(hcaps.bus & MMCHAL_BUS_4_BIT);
 	assert_true(hcaps.bus & MMCHAL_BUS_AUTO_CMD12);
+	assert_false(hcaps.bus & (MMCHAL_BUS_NONREMOVABLE | MMCHAL_BUS_8_BIT));
 	assert_true(hcaps.f_max_hz >= 25000000u);
 	assert_true(hcaps.f_min_hz <= 400000u);
 	assert_int_equal(be.ops->get_cd(be.ctx), 1);
