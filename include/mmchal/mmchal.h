@@ -11,8 +11,10 @@
 #include <mmchal/backend.h>
 #include <mmchal/bounce.h>
 #include <mmchal/caps.h>
+#include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 #include <mmchal/host.h>
+#include <mmchal/host_core.h>
 #include <mmchal/iommu.h>
 #include <mmchal/iova.h>
 #include <mmchal/limits.h>

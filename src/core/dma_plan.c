@@ -1,0 +1,424 @@
+/**
+ * @file
+ * @brief Request validation and the DMA planner (DESIGN.md section 5).
+ *
+ * Pure: no hardware, no port calls, no allocation. Locking: none; any
+ * context. The order of the planner's steps is documented in
+ * include/mmchal/dma_plan.h.
+ */
+#include <mmchal/dma_plan.h>
+#include <mmchal/error.h>
+
+/* Every response flag the library knows. */
+#define RSP_ALL \
+	(MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_CRC | MMCHAL_RSP_BUSY | MMCHAL_RSP_OPCODE)
+
+static int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why, uint32_t index)
+{
+	if (info) {
+		info->why = why;
+		info->index = index;
+	}
+	return MMCHAL_EINVAL;
+}
+
+static enum mmchal_req_check check_cmd(const struct mmchal_cmd *cmd)
+{
+	if (cmd->opcode > 63u)
+		return MMCHAL_REQ_OPCODE;
+	if ((cmd->flags & ~RSP_ALL) != 0 ||
+	    ((cmd->flags & ~MMCHAL_RSP_PRESENT) != 0 && !(cmd->flags & MMCHAL_RSP_PRESENT)))
+		return MMCHAL_REQ_RSP_FLAGS;
+	return MMCHAL_REQ_OK;
+}
+
+/* Does [phys, phys + len) cross a boundary mask (2^k - 1)? */
+static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
+{
+	return mask != 0 && ((phys ^ (phys + len - 1u)) & ~mask) != 0;
+}
+
+static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim,
+		    struct mmchal_req_check_info *info)
+{
+	uint64_t total = (uint64_t)d->blksz * d->blocks;
+	uint64_t sum = 0;
+	uint64_t vb = lim->virt_boundary;
+
+	if (!d->sg || d->sg_len == 0)
+		return reject(info, MMCHAL_REQ_NO_SG, 0);
+	if (d->sg_len > lim->max_segs)
+		return reject(info, MMCHAL_REQ_SEGS, 0);
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		const struct mmchal_sg *s = &d->sg[i];
+
+		if (s->len == 0)
+			return reject(info, MMCHAL_REQ_SEG_ZERO, i);
+		if (s->len > lim->max_seg_size)
+			return reject(info, MMCHAL_REQ_SEG_SIZE, i);
+		if (s->phys > UINT64_MAX - (s->len - 1u))
+			return reject(info, MMCHAL_REQ_SEG_WRAP, i);
+		if (crosses(s->phys, s->len, lim->seg_boundary))
+			return reject(info, MMCHAL_REQ_SEG_BOUNDARY, i);
+		/* Interior boundaries: every entry but the first starts on the
+		 * boundary, every entry but the last ends on it (the block layer's
+		 * virt_boundary rule, which the merge raise relies on). */
+		if (vb != 0 && ((i > 0 && (s->phys & vb) != 0) ||
+				(i + 1u < d->sg_len && ((s->phys + s->len) & vb) != 0)))
+			return reject(info, MMCHAL_REQ_VIRT_BOUNDARY, i);
+		sum += s->len;
+	}
+	if (sum != total)
+		return reject(info, MMCHAL_REQ_SUM, 0);
+	return 0;
+}
+
+int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_limits *lim,
+			 struct mmchal_req_check_info *info)
+{
+	const struct mmchal_cmd *cmds[3];
+	const struct mmchal_data *d;
+	enum mmchal_req_check why;
+
+	if (!req || !req->cmd || !lim)
+		return reject(info, MMCHAL_REQ_NULL, 0);
+	cmds[0] = req->sbc;
+	cmds[1] = req->cmd;
+	cmds[2] = req->stop;
+	for (int i = 0; i < 3; i++) {
+		if (cmds[i] && (why = check_cmd(cmds[i])) != MMCHAL_REQ_OK)
+			return reject(info, why, 0);
+	}
+	d = req->data;
+	if (!d) {
+		if (req->sbc)
+			return reject(info, MMCHAL_REQ_SBC_NO_DATA, 0);
+		if (req->stop)
+			return reject(info, MMCHAL_REQ_STOP_NO_DATA, 0);
+		if (info) {
+			info->why = MMCHAL_REQ_OK;
+			info->index = 0;
+		}
+		return 0;
+	}
+	/* A data command answers R1 (R5 for SDIO CMD53): never no response, R2 or R1b. */
+	if (!(req->cmd->flags & MMCHAL_RSP_PRESENT) ||
+	    (req->cmd->flags & (MMCHAL_RSP_136 | MMCHAL_RSP_BUSY)) != 0)
+		return reject(info, MMCHAL_REQ_DATA_CMD, 0);
+	if (d->dir != MMCHAL_DIR_TO_CARD && d->dir != MMCHAL_DIR_FROM_CARD)
+		return reject(info, MMCHAL_REQ_DIR, 0);
+	if (d->blksz == 0 || d->blksz > lim->max_blk_size)
+		return reject(info, MMCHAL_REQ_BLKSZ, 0);
+	if (d->blocks == 0 || d->blocks > lim->max_blk_count)
+		return reject(info, MMCHAL_REQ_BLOCKS, 0);
+	/* bytes_xfered is 32 bits wide */
+	if ((uint64_t)d->blksz * d->blocks > lim->max_req_size ||
+	    (uint64_t)d->blksz * d->blocks > UINT32_MAX)
+		return reject(info, MMCHAL_REQ_REQ_SIZE, 0);
+	if (check_sg(d, lim, info) != 0)
+		return MMCHAL_EINVAL;
+	/* CMD23 argument bits 15:0 are the block count (JEDEC 84-B51 6.10.4,
+	 * SD Physical Layer 4.3.11); 0 would leave the transfer open-ended. */
+	if (req->sbc && (req->sbc->arg & 0xffffu) != d->blocks)
+		return reject(info, MMCHAL_REQ_SBC_COUNT, 0);
+	if (info) {
+		info->why = MMCHAL_REQ_OK;
+		info->index = 0;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ planner */
+
+static bool all_cpu(const struct mmchal_data *d)
+{
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		if (!d->sg[i].cpu)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t total_of(const struct mmchal_data *d)
+{
+	return (uint64_t)d->blksz * d->blocks;
+}
+
+static bool granule_ok(uint64_t len, uint32_t granule)
+{
+	return granule <= 1u || (len & (granule - 1u)) == 0;
+}
+
+static bool addr_ok(uint64_t addr, uint32_t len, uint8_t bits)
+{
+	uint64_t last = addr + len - 1u;
+
+	return bits == 0 || bits >= 64 || (last >> bits) == 0;
+}
+
+/* Does any buffer start or end inside a cache line? Its neighbour owns the rest
+ * of that line, and an invalidate would throw the neighbour's bytes away. */
+static bool shares_line(const struct mmchal_data *d, uint32_t line, uint32_t *index)
+{
+	uintptr_t m = (uintptr_t)line - 1u;
+
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		uintptr_t a = (uintptr_t)d->sg[i].cpu;
+
+		if ((a & m) != 0 || ((a + d->sg[i].len) & m) != 0) {
+			*index = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* What stops the engine from taking the caller's segments as they are. */
+static enum mmchal_plan_reason engine_obstacle(const struct mmchal_plan_env *env,
+					       const struct mmchal_dma_dir_caps *c,
+					       const struct mmchal_data *d, bool iommu,
+					       uint32_t *index)
+{
+	uint32_t segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
+	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
+
+	*index = 0;
+	if (d->sg_len > segs)
+		return MMCHAL_PR_SEGS;
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		const struct mmchal_sg *s = &d->sg[i];
+
+		*index = i;
+		/* Behind the IOMMU the device address keeps the offset in the page;
+		 * alignments above the page are checked after mapping. */
+		if ((s->phys & (align - 1u)) != 0)
+			return MMCHAL_PR_ALIGN;
+		if (!granule_ok(s->len, c->len_granule))
+			return MMCHAL_PR_GRANULE;
+		if (s->len > c->max_seg_size)
+			return MMCHAL_PR_SEG_SIZE;
+		if (!iommu && !addr_ok(s->phys, s->len, c->addr_bits))
+			return MMCHAL_PR_ADDR_BITS;
+		if (!iommu && crosses(s->phys, s->len, c->seg_boundary))
+			return MMCHAL_PR_BOUNDARY;
+	}
+	*index = 0;
+	return MMCHAL_PR_COUNT;
+}
+
+static bool dir_ok(enum mmchal_dir dir)
+{
+	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;
+}
+
+/* Bounce or PIO; @c out->index and @c out->merge are the caller's. */
+static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+		    enum mmchal_plan_reason why, struct mmchal_plan_result *out)
+{
+	const struct mmchal_dma_dir_caps *c = &env->dma->dir[data->dir];
+	uint64_t total = total_of(data);
+
+	if (!all_cpu(data))
+		return MMCHAL_EINVAL;
+	out->reason = why;
+	out->iommu = false;
+	if (why == MMCHAL_PR_RETRY || why == MMCHAL_PR_NO_ENGINE) {
+		out->plan = MMCHAL_PLAN_PIO;
+		out->nobounce = MMCHAL_NB_NONE;
+		return 0;
+	}
+	out->plan = MMCHAL_PLAN_PIO;
+	if (why == MMCHAL_PR_MIN_LEN || why == MMCHAL_PR_XFER)
+		out->nobounce = MMCHAL_NB_ENGINE;
+	else if (env->bounce_limit == 0)
+		out->nobounce = MMCHAL_NB_NO_POOL;
+	else if (total > env->bounce_limit)
+		out->nobounce = MMCHAL_NB_TOO_LARGE;
+	else if (total > c->max_seg_size || !granule_ok(total, c->len_granule))
+		out->nobounce = MMCHAL_NB_ENGINE;
+	else {
+		out->plan = MMCHAL_PLAN_BOUNCED;
+		out->nobounce = MMCHAL_NB_NONE;
+	}
+	return 0;
+}
+
+int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			     enum mmchal_plan_reason why, struct mmchal_plan_result *out)
+{
+	if (!env || !env->dma || !data || !out || (unsigned)why >= MMCHAL_PR_COUNT ||
+	    !dir_ok(data->dir) || !data->sg || data->sg_len == 0)
+		return MMCHAL_EINVAL;
+	out->index = 0;
+	out->merge = MMCHAL_MERGE_NO_IOMMU;
+	return fallback(env, data, why, out);
+}
+
+int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+		    struct mmchal_plan_result *out)
+{
+	const struct mmchal_dma_dir_caps *c;
+	bool iommu, noncoherent;
+	enum mmchal_plan_reason why;
+	uint64_t total;
+	uint32_t index = 0;
+
+	if (!env || !env->dma || !data || !out || !dir_ok(data->dir) || !data->sg ||
+	    data->sg_len == 0 || env->seg_table == 0)
+		return MMCHAL_EINVAL;
+	iommu = env->iommu && env->iommu->present;
+	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
+	out->index = 0;
+	if (env->dma->kind == MMCHAL_DMA_NONE)
+		return fallback(env, data, MMCHAL_PR_NO_ENGINE, out);
+	c = &env->dma->dir[data->dir];
+	noncoherent = env->cache_line != 0 && !c->coherent;
+	/* Cache maintenance goes by CPU address. */
+	if (noncoherent && !all_cpu(data))
+		return MMCHAL_EINVAL;
+	total = total_of(data);
+	if (c->min_len != 0 && total < c->min_len)
+		return fallback(env, data, MMCHAL_PR_MIN_LEN, out);
+	if (c->max_xfer != 0 && total > c->max_xfer)
+		return fallback(env, data, MMCHAL_PR_XFER, out);
+	if (noncoherent && data->dir == MMCHAL_DIR_FROM_CARD &&
+	    shares_line(data, env->cache_line, &index)) {
+		out->index = index;
+		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out);
+	}
+	if (iommu && env->merge) {
+		struct mmchal_merge_info mi = {.reason = MMCHAL_MERGE_OK};
+
+		out->merge = mmchal_merge_check(data->sg, data->sg_len, env->iommu, env->card, &mi);
+		if (out->merge == MMCHAL_MERGE_OK) {
+			out->plan = MMCHAL_PLAN_IOMMU_MERGED;
+			out->reason = MMCHAL_PR_MERGED;
+			out->nobounce = MMCHAL_NB_NONE;
+			out->iommu = true;
+			return 0;
+		}
+		out->index = mi.index;
+	}
+	why = engine_obstacle(env, c, data, iommu, &index);
+	if (why != MMCHAL_PR_COUNT) {
+		out->index = index;
+		return fallback(env, data, why, out);
+	}
+	out->plan = MMCHAL_PLAN_DIRECT;
+	out->nobounce = MMCHAL_NB_NONE;
+	out->iommu = iommu;
+	if (!iommu)
+		out->reason = MMCHAL_PR_DIRECT;
+	else if (env->merge)
+		out->reason = MMCHAL_PR_DIRECT_UNMERGEABLE;
+	else
+		out->reason = MMCHAL_PR_DIRECT_IOMMU;
+	return 0;
+}
+
+bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
+			     const struct mmchal_dma_seg *segs, uint32_t nsegs, bool merged,
+			     uint32_t *index)
+{
+	uint32_t align;
+
+	if (index)
+		*index = 0;
+	if (!caps || !segs || nsegs == 0 || (merged && nsegs != 1u) || nsegs > caps->max_segs)
+		return false;
+	align = caps->addr_align > 1u ? caps->addr_align : 1u;
+	for (uint32_t i = 0; i < nsegs; i++) {
+		const struct mmchal_dma_seg *s = &segs[i];
+
+		if (index)
+			*index = i;
+		if (s->len == 0 || (s->addr & (align - 1u)) != 0 ||
+		    !granule_ok(s->len, caps->len_granule) || s->len > caps->max_seg_size ||
+		    s->addr > UINT64_MAX - (s->len - 1u) ||
+		    !addr_ok(s->addr, s->len, caps->addr_bits) ||
+		    crosses(s->addr, s->len, caps->seg_boundary))
+			return false;
+	}
+	if (index)
+		*index = 0;
+	return true;
+}
+
+/* ------------------------------------------------------------------ texts */
+
+static const char *const check_texts[MMCHAL_REQ_CHECK_COUNT] = {
+	[MMCHAL_REQ_OK] = "valid",
+	[MMCHAL_REQ_NULL] = "request, command or limits missing",
+	[MMCHAL_REQ_OPCODE] = "command index above 63",
+	[MMCHAL_REQ_RSP_FLAGS] = "unknown or inconsistent response flags",
+	[MMCHAL_REQ_DATA_CMD] = "data on a command that takes none",
+	[MMCHAL_REQ_DIR] = "unknown transfer direction",
+	[MMCHAL_REQ_BLKSZ] = "block size 0 or above max_blk_size",
+	[MMCHAL_REQ_BLOCKS] = "block count 0 or above max_blk_count",
+	[MMCHAL_REQ_REQ_SIZE] = "request larger than max_req_size",
+	[MMCHAL_REQ_NO_SG] = "no scatter-gather list",
+	[MMCHAL_REQ_SEGS] = "more entries than max_segs",
+	[MMCHAL_REQ_SEG_ZERO] = "an entry of length 0",
+	[MMCHAL_REQ_SEG_SIZE] = "an entry longer than max_seg_size",
+	[MMCHAL_REQ_SEG_WRAP] = "an entry wraps the address space",
+	[MMCHAL_REQ_SEG_BOUNDARY] = "an entry crosses seg_boundary",
+	[MMCHAL_REQ_VIRT_BOUNDARY] = "an interior boundary not aligned to virt_boundary",
+	[MMCHAL_REQ_SUM] = "entry lengths do not add up to blksz x blocks",
+	[MMCHAL_REQ_SBC_NO_DATA] = "CMD23 without a data phase",
+	[MMCHAL_REQ_SBC_COUNT] = "CMD23 block count open-ended or not the data's",
+	[MMCHAL_REQ_STOP_NO_DATA] = "STOP without a data phase",
+};
+
+const char *mmchal_req_check_text(enum mmchal_req_check why)
+{
+	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? check_texts[why] : "?";
+}
+
+static const char *const plan_names[MMCHAL_PLAN_COUNT] = {
+	[MMCHAL_PLAN_PIO] = "PIO",
+	[MMCHAL_PLAN_DIRECT] = "DIRECT",
+	[MMCHAL_PLAN_IOMMU_MERGED] = "IOMMU_MERGED",
+	[MMCHAL_PLAN_BOUNCED] = "BOUNCED",
+};
+
+const char *mmchal_plan_name(enum mmchal_plan plan)
+{
+	return (unsigned)plan < MMCHAL_PLAN_COUNT ? plan_names[plan] : "?";
+}
+
+static const char *const reason_texts[MMCHAL_PR_COUNT] = {
+	[MMCHAL_PR_NO_ENGINE] = "the host has no DMA engine",
+	[MMCHAL_PR_RETRY] = "retry by PIO after a DMA fault",
+	[MMCHAL_PR_MERGED] = "the IOMMU maps the list to one device address",
+	[MMCHAL_PR_DIRECT] = "the engine takes every segment as it is",
+	[MMCHAL_PR_DIRECT_IOMMU] = "merging is off: each segment mapped on its own",
+	[MMCHAL_PR_DIRECT_UNMERGEABLE] =
+		"the list cannot be merged: each segment mapped on its own",
+	[MMCHAL_PR_MIN_LEN] = "shorter than the engine's minimum DMA length",
+	[MMCHAL_PR_XFER] = "longer than the engine's largest transfer",
+	[MMCHAL_PR_SHARED_LINE] = "a device-to-memory buffer shares a cache line with other data",
+	[MMCHAL_PR_SEGS] = "more segments than the engine chains",
+	[MMCHAL_PR_ALIGN] = "a segment start is not aligned as the engine needs",
+	[MMCHAL_PR_GRANULE] = "a segment length is not a multiple of the engine's granule",
+	[MMCHAL_PR_SEG_SIZE] = "a segment is longer than the engine's largest segment",
+	[MMCHAL_PR_ADDR_BITS] = "a segment lies beyond the engine's address bits",
+	[MMCHAL_PR_BOUNDARY] = "a segment crosses the engine's segment boundary",
+	[MMCHAL_PR_MAPPED_BAD] = "the IOMMU mapping is not what the engine can take",
+};
+
+const char *mmchal_plan_reason_text(enum mmchal_plan_reason reason)
+{
+	return (unsigned)reason < MMCHAL_PR_COUNT ? reason_texts[reason] : "?";
+}
+
+static const char *const nobounce_texts[MMCHAL_NB_COUNT] = {
+	[MMCHAL_NB_NONE] = "-",
+	[MMCHAL_NB_NO_POOL] = "no bounce pool",
+	[MMCHAL_NB_TOO_LARGE] = "larger than the bounce limit",
+	[MMCHAL_NB_ENGINE] = "the engine cannot take it bounced either",
+};
+
+const char *mmchal_plan_nobounce_text(enum mmchal_plan_nobounce nb)
+{
+	return (unsigned)nb < MMCHAL_NB_COUNT ? nobounce_texts[nb] : "?";
+}

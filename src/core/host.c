@@ -1,0 +1,394 @@
+/**
+ * @file
+ * @brief The host object: set-up and take-down, the host ops table an MMC
+ *        stack drives, and the queries (limits, counters, explanation).
+ *
+ * Locking: every entry takes the host lock (host_priv.h) for as long as it
+ * reads or writes shared state and calls backend ops with it held, as
+ * backend.h requires; mmchal_host_init() probes the backend before the host
+ * is live, without the lock. The request path is in request.c.
+ */
+#include <mmchal/host_core.h>
+#include <mmchal/error.h>
+
+#include "core/host_priv.h"
+#include "core/mem.h"
+#include "core/strbuf.h"
+
+static int derive(struct mmchal_host *h, enum mmchal_card_type card, struct mmchal_limits *out)
+{
+	struct mmchal_port_caps pc = {
+		.lock = mmchal_port_has_lock(&h->port),
+		.deferred_work = mmchal_port_has_work(&h->port),
+	};
+
+	return mmchal_limits_derive(&h->caps, &pc, &h->policy, card, out) == 0 ? 0 : MMCHAL_EINVAL;
+}
+
+int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg)
+{
+	struct mmchal_host *h = host;
+	int err;
+
+	if (!h || !cfg || !cfg->backend || !cfg->port)
+		return MMCHAL_EINVAL;
+	memset(h, 0, sizeof(*h));
+	if (mmchal_backend_check(cfg->backend) != 0 || mmchal_port_check(cfg->port) != 0)
+		return MMCHAL_EINVAL;
+	if ((cfg->seg_table == NULL) != (cfg->seg_table_len == 0))
+		return MMCHAL_EINVAL;
+	h->be = *cfg->backend;
+	h->port = *cfg->port;
+	if (h->port.cache_line == 0)
+		h->port.cache_line = MMCHAL_CACHE_LINE_DEFAULT;
+	h->dom = cfg->iommu;
+	h->bounce = cfg->bounce;
+	h->policy = cfg->policy;
+	h->cmd_timeout_ms = cfg->cmd_timeout_ms ? cfg->cmd_timeout_ms
+						: MMCHAL_HOST_CMD_TIMEOUT_MS_DEFAULT;
+	h->data_timeout_ms = cfg->data_timeout_ms ? cfg->data_timeout_ms
+						  : MMCHAL_HOST_DATA_TIMEOUT_MS_DEFAULT;
+	h->busy_timeout_ms = cfg->busy_timeout_ms ? cfg->busy_timeout_ms
+						  : MMCHAL_HOST_BUSY_TIMEOUT_MS_DEFAULT;
+	h->pio_retry = cfg->pio_retry;
+	/* No cache ops means the port's DMA is cache-coherent (port.h). */
+	h->noncoherent = h->port.ops->cache_clean != NULL;
+	if (cfg->seg_table) {
+		h->segs = cfg->seg_table;
+		h->segs_len = cfg->seg_table_len;
+	} else {
+		h->segs = &h->seg1;
+		h->segs_len = 1;
+	}
+
+	err = h->be.ops->probe(h->be.ctx);
+	if (err == 0)
+		err = h->be.ops->get_caps(h->be.ctx, &h->caps.host, &h->caps.dma);
+	if (err != 0)
+		goto fail;
+	if (h->dom && mmchal_iommu_domain_get_caps(h->dom, &h->caps.iommu) != 0) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+	if (h->dom && !h->caps.iommu.present) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+	if (mmchal_bounce_get_caps(h->bounce, &h->caps.bounce) != 0) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+	err = derive(h, MMCHAL_CARD_UNKNOWN, &h->limits);
+	if (err != 0)
+		goto fail;
+	h->state = HS_IDLE;
+	h->magic = HOST_MAGIC;
+	return 0;
+fail:
+	memset(h, 0, sizeof(*h));
+	return err < 0 ? err : MMCHAL_EINVAL;
+}
+
+void mmchal_host_deinit(struct mmchal_host *host)
+{
+	if (!host_live_(host))
+		return;
+	(void)mmchal_host_abort(host);
+	host->magic = 0;
+}
+
+const struct mmchal_limits *mmchal_host_limits(const struct mmchal_host *host)
+{
+	return host_live_(host) ? &host->limits : NULL;
+}
+
+int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
+{
+	mmchal_irqflags_t f;
+
+	if (!host_live_(host) || !st)
+		return MMCHAL_EINVAL;
+	f = host_lock_(host);
+	*st = host->st;
+	host_unlock_(host, f);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ host ops */
+
+static struct mmchal_host *live(void *ctx)
+{
+	struct mmchal_host *h = ctx;
+
+	return host_live_(h) ? h : NULL;
+}
+
+/* Run @p fn under the lock when no request is in flight (or always, @p idle_only false). */
+static int locked_call(struct mmchal_host *h, bool idle_only,
+		       int (*fn)(struct mmchal_host *, void *), void *arg)
+{
+	mmchal_irqflags_t f;
+	int ret;
+
+	if (!h)
+		return MMCHAL_EINVAL;
+	f = host_lock_(h);
+	if (idle_only && h->state != HS_IDLE)
+		ret = MMCHAL_EBUSY;
+	else
+		ret = fn(h, arg);
+	host_unlock_(h, f);
+	return ret;
+}
+
+static int do_init_card(struct mmchal_host *h, void *arg)
+{
+	enum mmchal_card_type type = *(const enum mmchal_card_type *)arg;
+	struct mmchal_limits lim;
+	int err = derive(h, type, &lim);
+
+	if (err == 0)
+		h->limits = lim;
+	return err;
+}
+
+static int op_init_card(void *ctx, enum mmchal_card_type type)
+{
+	return locked_call(live(ctx), true, do_init_card, &type);
+}
+
+static int op_request(void *ctx, struct mmchal_request *req)
+{
+	return mmchal_host_request(ctx, req);
+}
+
+static int do_card_busy(struct mmchal_host *h, void *arg)
+{
+	(void)arg;
+	return mmchal_backend_card_busy(&h->be);
+}
+
+static int op_card_busy(void *ctx)
+{
+	return locked_call(live(ctx), false, do_card_busy, NULL);
+}
+
+static int do_set_ios(struct mmchal_host *h, void *arg)
+{
+	return h->be.ops->set_ios(h->be.ctx, arg);
+}
+
+static int op_set_ios(void *ctx, const struct mmchal_ios *ios)
+{
+	if (!ios)
+		return MMCHAL_EINVAL;
+	/* The callee takes a const pointer; the cast only passes it through. */
+	return locked_call(live(ctx), true, do_set_ios, (void *)(uintptr_t)ios);
+}
+
+static int do_get_cd(struct mmchal_host *h, void *arg)
+{
+	(void)arg;
+	return mmchal_backend_get_cd(&h->be);
+}
+
+static int op_get_cd(void *ctx)
+{
+	return locked_call(live(ctx), false, do_get_cd, NULL);
+}
+
+static int do_get_ro(struct mmchal_host *h, void *arg)
+{
+	(void)arg;
+	return mmchal_backend_get_ro(&h->be);
+}
+
+static int op_get_ro(void *ctx)
+{
+	return locked_call(live(ctx), false, do_get_ro, NULL);
+}
+
+static int do_hw_reset(struct mmchal_host *h, void *arg)
+{
+	(void)arg;
+	return mmchal_backend_hw_reset(&h->be);
+}
+
+static int op_hw_reset(void *ctx)
+{
+	return locked_call(live(ctx), true, do_hw_reset, NULL);
+}
+
+static int do_tuning(struct mmchal_host *h, void *arg)
+{
+	return mmchal_backend_execute_tuning(&h->be, *(const uint32_t *)arg);
+}
+
+static int op_execute_tuning(void *ctx, uint32_t opcode)
+{
+	return locked_call(live(ctx), true, do_tuning, &opcode);
+}
+
+static int do_sdio_irq(struct mmchal_host *h, void *arg)
+{
+	bool enable = *(const bool *)arg;
+
+	return h->be.ops->enable_sdio_irq ? h->be.ops->enable_sdio_irq(h->be.ctx, enable)
+					  : MMCHAL_ENOTSUP;
+}
+
+static int op_enable_sdio_irq(void *ctx, bool enable)
+{
+	return locked_call(live(ctx), false, do_sdio_irq, &enable);
+}
+
+static int op_request_sync(void *ctx, struct mmchal_request *req, uint32_t timeout_ms)
+{
+	return mmchal_host_request_sync(ctx, req, timeout_ms);
+}
+
+static int op_get_caps(void *ctx, struct mmchal_host_caps *caps)
+{
+	struct mmchal_host *h = live(ctx);
+
+	if (!h || !caps)
+		return MMCHAL_EINVAL;
+	*caps = h->caps.host;
+	return 0;
+}
+
+static int do_get_limits(struct mmchal_host *h, void *arg)
+{
+	*(struct mmchal_limits *)arg = h->limits;
+	return 0;
+}
+
+static int op_get_limits(void *ctx, struct mmchal_limits *limits)
+{
+	if (!limits)
+		return MMCHAL_EINVAL;
+	return locked_call(live(ctx), false, do_get_limits, limits);
+}
+
+const struct mmchal_host_ops mmchal_host_core_ops = {
+	.init_card = op_init_card,
+	.request = op_request,
+	.card_busy = op_card_busy,
+	.set_ios = op_set_ios,
+	.get_cd = op_get_cd,
+	.get_ro = op_get_ro,
+	.hw_reset = op_hw_reset,
+	.execute_tuning = op_execute_tuning,
+	.enable_sdio_irq = op_enable_sdio_irq,
+	.request_sync = op_request_sync,
+	.get_caps = op_get_caps,
+	.get_limits = op_get_limits,
+};
+
+/* ------------------------------------------------------------------ explain */
+
+/* Append one line built in @p line, whole or not at all. */
+static bool put_line(struct mmchal_strbuf_ *out, struct mmchal_strbuf_ *line)
+{
+	if (line->overflow || out->overflow || out->len + line->len + 1u > out->size) {
+		out->overflow = true;
+		return false;
+	}
+	mmchal_sb_puts_(out, line->buf);
+	return true;
+}
+
+static bool put_count(struct mmchal_strbuf_ *out, const char *indent, const char *what, uint64_t n)
+{
+	char buf[200];
+	struct mmchal_strbuf_ line;
+
+	mmchal_sb_init_(&line, buf, sizeof(buf));
+	mmchal_sb_puts_(&line, indent);
+	mmchal_sb_puts_(&line, what);
+	mmchal_sb_puts_(&line, ": ");
+	mmchal_sb_putu_(&line, n);
+	mmchal_sb_putc_(&line, '\n');
+	return put_line(out, &line);
+}
+
+static void explain_stats(struct mmchal_strbuf_ *out, const struct mmchal_host_stats *st)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} counters[] = {
+		{"requests", offsetof(struct mmchal_host_stats, requests)},
+		{"completed", offsetof(struct mmchal_host_stats, completed)},
+		{"bytes", offsetof(struct mmchal_host_stats, bytes)},
+		{"rejected (invalid)", offsetof(struct mmchal_host_stats, rejected_invalid)},
+		{"rejected (busy)", offsetof(struct mmchal_host_stats, rejected_busy)},
+		{"timeouts", offsetof(struct mmchal_host_stats, timeouts)},
+		{"aborts", offsetof(struct mmchal_host_stats, aborts)},
+		{"PIO retries", offsetof(struct mmchal_host_stats, pio_retries)},
+		{"IOMMU mappings the engine could not take",
+		 offsetof(struct mmchal_host_stats, map_fallbacks)},
+		{"IOMMU unmap errors", offsetof(struct mmchal_host_stats, unmap_errors)},
+	};
+
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		uint64_t v;
+
+		memcpy(&v, (const unsigned char *)st + counters[i].off, sizeof(v));
+		if (!put_count(out, "", counters[i].name, v))
+			return;
+	}
+	for (int p = 0; p < MMCHAL_PLAN_COUNT; p++) {
+		char name[40];
+		struct mmchal_strbuf_ nb;
+
+		mmchal_sb_init_(&nb, name, sizeof(name));
+		mmchal_sb_puts_(&nb, "plan ");
+		mmchal_sb_puts_(&nb, mmchal_plan_name((enum mmchal_plan)p));
+		if (!put_count(out, "", name, st->plan[p]))
+			return;
+		for (int r = 0; r < MMCHAL_PR_COUNT; r++) {
+			if (st->reason[p][r] != 0 &&
+			    !put_count(out, "  ",
+				       mmchal_plan_reason_text((enum mmchal_plan_reason)r),
+				       st->reason[p][r]))
+				return;
+		}
+	}
+	for (int n = 1; n < MMCHAL_NB_COUNT; n++) {
+		if (st->nobounce[n] != 0 &&
+		    !put_count(out, "PIO, not bounced: ",
+			       mmchal_plan_nobounce_text((enum mmchal_plan_nobounce)n),
+			       st->nobounce[n]))
+			return;
+	}
+	for (int e = 1; e < MMCHAL_HOST_ERR_SLOTS; e++) {
+		if (st->errors[e] != 0 &&
+		    !put_count(out, "failed: ", mmchal_strerror(-e), st->errors[e]))
+			return;
+	}
+	if (!put_count(out, "", "IOVA pages mapped", st->iova_pages) ||
+	    !put_count(out, "", "IOVA pages mapped, peak", st->iova_pages_peak) ||
+	    !put_count(out, "", "bounce slots in use", st->bounce_slots))
+		return;
+	(void)put_count(out, "", "bounce slots in use, peak", st->bounce_slots_peak);
+}
+
+int mmchal_host_explain(struct mmchal_host *host, char *buf, size_t size)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_strbuf_ out;
+	int n;
+
+	if (!host_live_(host) || !buf || size == 0)
+		return MMCHAL_EINVAL;
+	n = mmchal_limits_explain(&host->limits, buf, size);
+	if (n < 0)
+		return n;
+	(void)mmchal_host_stats(host, &st);
+	mmchal_sb_init_(&out, buf + n, size - (size_t)n);
+	explain_stats(&out, &st);
+	if (out.overflow)
+		return MMCHAL_ENOSPC;
+	return n + (int)out.len;
+}

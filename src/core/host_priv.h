@@ -1,0 +1,45 @@
+/**
+ * @file
+ * @brief Internal: what host.c (object, ops, queries) and request.c (request
+ *        path, completion) share.
+ *
+ * Locking: host_lock_()/host_unlock_() are the port's lock pair, or nothing
+ * on a port without one (polled hosts run in one context).
+ */
+#ifndef MMCHAL_CORE_HOST_PRIV_H
+#define MMCHAL_CORE_HOST_PRIV_H
+
+#include <mmchal/host_core.h>
+
+/* "MHST": the host is live. */
+#define HOST_MAGIC 0x4d485354u
+
+/* Completion states; the transition table is in request.c. */
+enum host_state_ {
+	HS_IDLE = 0, /* no request */
+	HS_PREP,     /* claimed by a submitter: planning, mapping (no lock held) */
+	HS_SBC,      /* SET_BLOCK_COUNT (CMD23) on the line */
+	HS_CMD,      /* the command on the line, its data phase armed */
+	HS_DATA,     /* command answered, data phase running */
+	HS_STOP,     /* STOP_TRANSMISSION (CMD12) on the line */
+	HS_BUSY,     /* waiting for the end of R1b busy on DAT0 */
+	HS_DONE,     /* result decided: one context owns unmap, copy-back and done */
+};
+
+static inline bool host_live_(const struct mmchal_host *h)
+{
+	return h && h->magic == HOST_MAGIC;
+}
+
+static inline mmchal_irqflags_t host_lock_(struct mmchal_host *h)
+{
+	return h->port.ops->lock_irqsave ? h->port.ops->lock_irqsave(h->port.ctx) : 0;
+}
+
+static inline void host_unlock_(struct mmchal_host *h, mmchal_irqflags_t f)
+{
+	if (h->port.ops->unlock_irqrestore)
+		h->port.ops->unlock_irqrestore(h->port.ctx, f);
+}
+
+#endif /* MMCHAL_CORE_HOST_PRIV_H */

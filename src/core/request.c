@@ -1,0 +1,776 @@
+/**
+ * @file
+ * @brief The request path and its completion (DESIGN.md sections 5 and 7):
+ *        validate -> plan -> map or bounce -> cache maintenance -> backend
+ *        start -> events -> completion under the host's policy -> done once.
+ *
+ * Completion state machine (host->state, always changed under the host lock):
+ *
+ * | state | event                          | action                                   | next |
+ * |-------|--------------------------------|------------------------------------------|------|
+ * | IDLE  | request()                      | claim the host                           | PREP |
+ * | PREP  | valid, mapped, sbc set         | start CMD23                              | SBC  |
+ * | PREP  | valid, mapped, no sbc          | start the command (+ data)               | CMD  |
+ * | PREP  | backend start failed           | unwind the mapping, return the error     | IDLE |
+ * | SBC   | CMD_DONE                       | start the command (+ data)               | CMD  |
+ * | SBC   | CMD_ERROR                      | sbc->error                               | DONE |
+ * | CMD   | CMD_DONE, data                 | arm the data timeout                     | DATA |
+ * | CMD   | CMD_DONE, R1b, no data         | arm the busy timeout                     | BUSY |
+ * | CMD   | CMD_DONE, otherwise            |                                          | DONE |
+ * | CMD   | CMD_ERROR                      | cmd->error; abort the armed data phase   | DONE |
+ * | DATA  | DATA_DONE, stop and no sbc     | start CMD12                              | STOP |
+ * | DATA  | DATA_DONE, otherwise           | bytes_xfered = all                       | DONE |
+ * | DATA  | DATA_ERROR                     | blocks_done, abort; stop set: CMD12      | STOP / DONE |
+ * | STOP  | CMD_DONE, R1b                  | arm the busy timeout                     | BUSY |
+ * | STOP  | CMD_DONE / CMD_ERROR           | stop->error on error                     | DONE |
+ * | BUSY  | BUSY_DONE, or card_busy() == 0 |                                          | DONE |
+ * | SBC..BUSY | timeout (poll, sync wait)  | blocks_done, abort, ETIMEDOUT; in DATA with stop: CMD12 | DONE / STOP |
+ * | SBC..BUSY | mmchal_host_abort()        | blocks_done, abort, ECANCELED            | DONE |
+ * | DONE  | any event                      | acknowledged, ignored (counted spurious) | DONE |
+ * | DONE  | owner: DMA fault, PIO retry on | unmap, restart the request by PIO        | SBC / CMD |
+ * | DONE  | owner: completion work         | unmap, copy back, invalidate; commit     | IDLE, then done() |
+ *
+ * Exactly once: only the context that moves the state into DONE owns the
+ * completion; every other context (a late interrupt, a timeout, an abort)
+ * finds DONE under the lock and backs off.
+ *
+ * Locking per policy: IRQ_LOCKED keeps the lock through unmap and copy-back;
+ * IRQ_SPLIT, DEFERRED and POLLED hold it only for transitions and the final
+ * commit (constant work, independent of the segment count). DEFERRED hands
+ * the completion work from the interrupt to the port's deferred work. The
+ * @c done callback always runs after the lock is dropped and after the host
+ * is IDLE again, so it may start the next request.
+ */
+#include <mmchal/host_core.h>
+#include <mmchal/error.h>
+
+#include "core/host_priv.h"
+#include "core/mem.h"
+
+/* host->flags */
+#define HF_RETRY        (1u << 0) /* a PIO retry is due when the completion runs */
+#define HF_RETRIED      (1u << 1) /* this request was retried already */
+#define HF_CPU          (1u << 2) /* every sg entry has a CPU address */
+#define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
+#define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
+#define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
+
+/* Events that belong to a request (card change and SDIO interrupts do not). */
+#define EV_REQUEST                                                                               \
+	(MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_DATA_ERROR | \
+	 MMCHAL_EV_BUSY_DONE)
+
+static uint64_t now_ns(struct mmchal_host *h)
+{
+	return h->port.ops->now_ns(h->port.ctx);
+}
+
+static void arm(struct mmchal_host *h, uint64_t ns)
+{
+	uint64_t t = now_ns(h);
+
+	h->deadline_ns = t > UINT64_MAX - ns ? UINT64_MAX : t + ns;
+}
+
+static uint64_t ms_to_ns(uint32_t ms)
+{
+	return (uint64_t)ms * 1000000u;
+}
+
+static int or_eio(int err)
+{
+	return err < 0 ? err : MMCHAL_EIO;
+}
+
+static bool is_busy_cmd(const struct mmchal_cmd *c)
+{
+	return (c->flags & MMCHAL_RSP_BUSY) != 0;
+}
+
+static bool running(uint32_t s)
+{
+	return s >= HS_SBC && s <= HS_BUSY;
+}
+
+/* ------------------------------------------------------------ transitions */
+
+static bool to_done(struct mmchal_host *h)
+{
+	h->state = HS_DONE;
+	return true;
+}
+
+/* Put @p cmd on the line (with @p data armed). */
+static int issue(struct mmchal_host *h, struct mmchal_cmd *cmd, struct mmchal_data *data)
+{
+	h->cur = cmd;
+	cmd->error = 0;
+	h->xfer.cmd = cmd;
+	h->xfer.data = data;
+	h->xfer.auto_stop = false;
+	h->xfer.plan = data ? h->plan.plan : MMCHAL_PLAN_PIO;
+	h->xfer.segs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
+	h->xfer.nsegs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
+	return h->be.ops->start(h->be.ctx, &h->xfer);
+}
+
+static bool go_cmd(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+	int err;
+
+	h->state = HS_CMD;
+	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	err = issue(h, r->cmd, r->data);
+	if (err != 0) {
+		r->cmd->error = err;
+		return to_done(h);
+	}
+	return false;
+}
+
+static bool go_stop(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+	int err;
+
+	h->state = HS_STOP;
+	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	err = issue(h, r->stop, NULL);
+	if (err != 0) {
+		r->stop->error = err;
+		return to_done(h);
+	}
+	return false;
+}
+
+static bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
+{
+	/* Without a way to see DAT0 the caller's stack polls CMD13 itself. */
+	if (!(h->caps.host.bus & MMCHAL_BUS_HW_BUSY) && !h->be.ops->card_busy)
+		return to_done(h);
+	h->state = HS_BUSY;
+	h->busy_polls = 0;
+	arm(h, ms_to_ns(c->busy_timeout_ms ? c->busy_timeout_ms : h->busy_timeout_ms));
+	return false;
+}
+
+static bool begin(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+	int err;
+
+	if (!r->sbc)
+		return go_cmd(h);
+	h->state = HS_SBC;
+	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	err = issue(h, r->sbc, NULL);
+	if (err != 0) {
+		r->sbc->error = err;
+		return to_done(h);
+	}
+	return false;
+}
+
+/* Bytes of the blocks the backend knows completed; 0 when it cannot say. */
+static void count_blocks(struct mmchal_host *h)
+{
+	struct mmchal_data *d = h->req->data;
+	uint32_t blocks = 0;
+
+	if (!h->be.ops->blocks_done || h->be.ops->blocks_done(h->be.ctx, &blocks) != 0)
+		blocks = 0;
+	if (blocks > d->blocks)
+		blocks = d->blocks;
+	d->bytes_xfered = blocks * d->blksz;
+}
+
+static bool data_failed(struct mmchal_host *h, int err)
+{
+	struct mmchal_request *r = h->req;
+
+	r->data->error = err;
+	count_blocks(h);
+	(void)h->be.ops->abort(h->be.ctx);
+	if (err == MMCHAL_EFAULT && h->pio_retry && h->plan.plan != MMCHAL_PLAN_PIO &&
+	    (h->flags & (HF_CPU | HF_RETRIED)) == HF_CPU)
+		h->flags |= HF_RETRY;
+	/* An open-ended or failed transfer leaves the card sending or receiving. */
+	if (r->stop)
+		return go_stop(h);
+	return to_done(h);
+}
+
+static bool data_events(struct mmchal_host *h, uint32_t ev)
+{
+	struct mmchal_request *r = h->req;
+
+	if (ev & MMCHAL_EV_DATA_ERROR)
+		return data_failed(h, or_eio(r->data->error));
+	if (!(ev & MMCHAL_EV_DATA_DONE))
+		return false;
+	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
+	if (r->stop && !r->sbc)
+		return go_stop(h);
+	return to_done(h);
+}
+
+/* One step of the state machine; true once DONE. */
+static bool step(struct mmchal_host *h, uint32_t ev)
+{
+	struct mmchal_request *r = h->req;
+
+	switch (h->state) {
+	case HS_SBC:
+		if (ev & MMCHAL_EV_CMD_ERROR) {
+			r->sbc->error = or_eio(r->sbc->error);
+			return to_done(h);
+		}
+		return (ev & MMCHAL_EV_CMD_DONE) ? go_cmd(h) : false;
+	case HS_CMD:
+		if (ev & MMCHAL_EV_CMD_ERROR) {
+			r->cmd->error = or_eio(r->cmd->error);
+			if (r->data)
+				(void)h->be.ops->abort(h->be.ctx);
+			return to_done(h);
+		}
+		if (!(ev & MMCHAL_EV_CMD_DONE))
+			return false;
+		if (r->data) {
+			h->state = HS_DATA;
+			arm(h, r->data->timeout_ns ? (uint64_t)r->data->timeout_ns * r->data->blocks
+						   : ms_to_ns(h->data_timeout_ms));
+			return data_events(h, ev);
+		}
+		return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd) : to_done(h);
+	case HS_DATA:
+		return data_events(h, ev);
+	case HS_STOP:
+		if (ev & MMCHAL_EV_CMD_ERROR) {
+			r->stop->error = or_eio(r->stop->error);
+			return to_done(h);
+		}
+		if (!(ev & MMCHAL_EV_CMD_DONE))
+			return false;
+		return is_busy_cmd(r->stop) ? go_busy(h, r->stop) : to_done(h);
+	case HS_BUSY:
+		return (ev & MMCHAL_EV_BUSY_DONE) ? to_done(h) : false;
+	default:
+		return false;
+	}
+}
+
+/* Advance by the backend's events; the end of busy may come with the response. */
+static bool on_events(struct mmchal_host *h, uint32_t ev)
+{
+	bool fin = step(h, ev);
+
+	if (!fin && h->state == HS_BUSY && (ev & MMCHAL_EV_BUSY_DONE))
+		fin = to_done(h);
+	return fin;
+}
+
+/* A timeout fired (@p err ETIMEDOUT) or the caller aborted (ECANCELED). */
+static bool expire(struct mmchal_host *h, int err)
+{
+	struct mmchal_request *r = h->req;
+	bool in_data = h->state == HS_DATA;
+
+	if (in_data)
+		count_blocks(h);
+	(void)h->be.ops->abort(h->be.ctx);
+	if (in_data)
+		r->data->error = err;
+	else
+		h->cur->error = err;
+	if (err == MMCHAL_ETIMEDOUT) {
+		h->st.timeouts++;
+		if (in_data && r->stop)
+			return go_stop(h);
+	} else {
+		h->st.aborts++;
+	}
+	return to_done(h);
+}
+
+/* ------------------------------------------------------------ mapping */
+
+static const struct mmchal_dma_dir_caps *dir_caps(const struct mmchal_host *h,
+						  const struct mmchal_data *d)
+{
+	return &h->caps.dma.dir[d->dir];
+}
+
+static bool needs_cache_ops(const struct mmchal_host *h, const struct mmchal_data *d)
+{
+	return h->noncoherent && h->plan.plan != MMCHAL_PLAN_PIO && !dir_caps(h, d)->coherent;
+}
+
+static void *bounce_cpu(const struct mmchal_host *h)
+{
+	return h->bounce->mem + (h->segs[0].addr - h->bounce->dma);
+}
+
+static void env_of(const struct mmchal_host *h, struct mmchal_plan_env *env)
+{
+	env->dma = &h->caps.dma;
+	env->iommu = h->dom ? &h->caps.iommu : NULL;
+	env->merge = h->limits.merge;
+	env->card = h->limits.card;
+	env->bounce_limit = h->limits.bounce_limit != 0 ? h->limits.bounce_limit
+			    : h->bounce ? h->caps.bounce.slot_size * h->caps.bounce.slots_per_map
+					: 0;
+	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
+	env->seg_table = h->segs_len;
+}
+
+/* Map through the IOMMU and check the result; false: the engine cannot take it. */
+static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
+{
+	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
+	int err;
+
+	if (merged)
+		err = mmchal_iommu_map_merged(h->dom, d->sg, d->sg_len, d->dir, h->limits.card,
+					      &h->map, h->segs, NULL);
+	else
+		err = mmchal_iommu_map_segs(h->dom, d->sg, d->sg_len, d->dir, &h->map, h->segs);
+	if (err != 0)
+		return err;
+	h->nsegs = merged ? 1u : d->sg_len;
+	*ok = mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
+	if (!*ok)
+		(void)mmchal_iommu_unmap(h->dom, &h->map);
+	return 0;
+}
+
+static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
+{
+	int err;
+
+	h->nsegs = 0;
+	if (h->plan.iommu) {
+		bool ok = true;
+
+		err = map_iommu(h, d, &ok);
+		if (err != 0)
+			return err;
+		if (!ok) {
+			struct mmchal_plan_env env;
+
+			env_of(h, &env);
+			h->flags |= HF_FALLBACK;
+			err = mmchal_dma_plan_fallback(&env, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
+			if (err != 0)
+				return err;
+		}
+	} else if (h->plan.plan == MMCHAL_PLAN_DIRECT) {
+		for (uint32_t i = 0; i < d->sg_len; i++) {
+			h->segs[i].addr = d->sg[i].phys;
+			h->segs[i].len = d->sg[i].len;
+		}
+		h->nsegs = d->sg_len;
+	}
+	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+		err = mmchal_bounce_map(h->bounce, d->sg, d->sg_len, d->dir, &h->bmap, h->segs);
+		if (err != 0)
+			return err;
+		h->nsegs = 1;
+	}
+	if (!needs_cache_ops(h, d))
+		return 0;
+	/* Before the device reads memory, write dirty lines back; before it writes
+	 * memory, drop lines a later eviction would write over its data (the
+	 * planner made sure no line is shared with a neighbour). */
+	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+		/* the CPU just filled the slots, in both directions */
+		h->port.ops->cache_clean(h->port.ctx, bounce_cpu(h), h->bmap.len);
+	} else {
+		for (uint32_t i = 0; i < d->sg_len; i++) {
+			if (d->dir == MMCHAL_DIR_TO_CARD)
+				h->port.ops->cache_clean(h->port.ctx, d->sg[i].cpu, d->sg[i].len);
+			else
+				h->port.ops->cache_invalidate(h->port.ctx, d->sg[i].cpu,
+							      d->sg[i].len);
+		}
+	}
+	return 0;
+}
+
+/* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
+static void release_data(struct mmchal_host *h)
+{
+	const struct mmchal_data *d = h->req->data;
+	bool cache = d && needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD;
+
+	if (!d || h->plan.plan == MMCHAL_PLAN_PIO)
+		return;
+	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+		if (cache)
+			h->port.ops->cache_invalidate(h->port.ctx, bounce_cpu(h), h->bmap.len);
+		/* The slots were filled from the caller's buffer first, so copying
+		 * all back after a short transfer returns only the caller's own bytes
+		 * beyond bytes_xfered. */
+		(void)mmchal_bounce_unmap(h->bounce, &h->bmap, true);
+		return;
+	}
+	if (h->plan.iommu && mmchal_iommu_unmap(h->dom, &h->map) != 0)
+		h->flags |= HF_UNMAP_ERR;
+	if (cache) {
+		for (uint32_t i = 0; i < d->sg_len; i++)
+			h->port.ops->cache_invalidate(h->port.ctx, d->sg[i].cpu, d->sg[i].len);
+	}
+}
+
+static void note_usage(struct mmchal_host *h)
+{
+	struct mmchal_host_stats *st = &h->st;
+
+	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
+	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
+	if (st->iova_pages > st->iova_pages_peak)
+		st->iova_pages_peak = st->iova_pages;
+	if (st->bounce_slots > st->bounce_slots_peak)
+		st->bounce_slots_peak = st->bounce_slots;
+}
+
+static void count_plan(struct mmchal_host *h)
+{
+	h->st.plan[h->plan.plan]++;
+	h->st.reason[h->plan.plan][h->plan.reason]++;
+	h->st.nobounce[h->plan.nobounce]++;
+}
+
+/* ------------------------------------------------------------ completion */
+
+static int first_error(const struct mmchal_request *r)
+{
+	if (r->sbc && r->sbc->error)
+		return r->sbc->error;
+	if (r->cmd->error)
+		return r->cmd->error;
+	if (r->data && r->data->error)
+		return r->data->error;
+	if (r->stop && r->stop->error)
+		return r->stop->error;
+	return 0;
+}
+
+/* Under the lock: counters, IDLE. Constant work. */
+static struct mmchal_request *commit(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+	int err = first_error(r);
+
+	h->st.completed++;
+	if (r->data)
+		h->st.bytes += r->data->bytes_xfered;
+	if (err < 0 && -err < MMCHAL_HOST_ERR_SLOTS)
+		h->st.errors[-err]++;
+	if (h->flags & HF_UNMAP_ERR)
+		h->st.unmap_errors++;
+	if (h->flags & HF_DEFER_INLINE)
+		h->st.defer_inline++;
+	note_usage(h);
+	h->flags = 0;
+	h->req = NULL;
+	h->cur = NULL;
+	h->state = HS_IDLE;
+	h->done_seq++;
+	return r;
+}
+
+/* Under the lock, state DONE with HF_RETRY: restart the request by PIO. */
+static bool restart_pio(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+	struct mmchal_plan_env env;
+
+	h->flags = (h->flags & ~HF_RETRY) | HF_RETRIED;
+	h->st.pio_retries++;
+	env_of(h, &env);
+	(void)mmchal_dma_plan_fallback(&env, r->data, MMCHAL_PR_RETRY, &h->plan);
+	count_plan(h);
+	h->nsegs = 0;
+	if (r->sbc)
+		r->sbc->error = 0;
+	if (r->stop)
+		r->stop->error = 0;
+	r->cmd->error = 0;
+	r->data->error = 0;
+	r->data->bytes_xfered = 0;
+	note_usage(h);
+	return begin(h);
+}
+
+/*
+ * The completion work of a request in DONE, owned by the caller. With
+ * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
+ * otherwise it is taken only for the retry restart and the commit.
+ */
+static void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
+{
+	struct mmchal_request *r;
+
+	for (;;) {
+		release_data(h);
+		if (!(h->flags & HF_RETRY))
+			break;
+		if (!locked)
+			f = host_lock_(h);
+		if (!restart_pio(h)) {
+			host_unlock_(h, f);
+			return;
+		}
+		if (!locked)
+			host_unlock_(h, f);
+	}
+	if (!locked)
+		f = host_lock_(h);
+	r = commit(h);
+	host_unlock_(h, f);
+	if (r->done)
+		r->done(r);
+}
+
+static void deferred_complete(void *arg)
+{
+	complete(arg, 0, false);
+}
+
+/* Called with the lock held; drops it. @p in_irq: interrupt context. */
+static int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
+{
+	enum mmchal_completion_policy pol = h->limits.policy;
+
+	if (!fin) {
+		host_unlock_(h, f);
+		return 0;
+	}
+	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
+		complete(h, f, true);
+		return 1;
+	}
+	host_unlock_(h, f);
+	if (pol == MMCHAL_POLICY_DEFERRED && in_irq) {
+		if (h->port.ops->schedule_work(h->port.ctx, deferred_complete, h) == 0)
+			return 1;
+		/* The state is DONE and owned here: no other context writes flags. */
+		h->flags |= HF_DEFER_INLINE;
+	}
+	complete(h, 0, false);
+	return 1;
+}
+
+/* ------------------------------------------------------------ entries */
+
+int mmchal_host_irq(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f;
+	uint32_t ev = 0;
+	bool fin = false;
+
+	if (!host_live_(h))
+		return MMCHAL_EINVAL;
+	f = host_lock_(h);
+	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+		ev = 0;
+	if (running(h->state))
+		fin = on_events(h, ev);
+	else if (ev & EV_REQUEST)
+		h->st.spurious++;
+	return finish(h, f, fin, true);
+}
+
+int mmchal_host_poll(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f;
+	uint32_t ev = 0;
+	bool fin = false;
+
+	if (!host_live_(h))
+		return MMCHAL_EINVAL;
+	f = host_lock_(h);
+	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+		ev = 0;
+	if (!running(h->state)) {
+		if (ev & EV_REQUEST)
+			h->st.spurious++;
+		host_unlock_(h, f);
+		return 0;
+	}
+	fin = on_events(h, ev);
+	if (!fin && h->state == HS_BUSY && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY)) {
+		int busy = h->be.ops->card_busy(h->be.ctx);
+
+		h->busy_polls++;
+		if (busy <= 0) {
+			if (busy < 0)
+				h->cur->error = busy;
+			fin = to_done(h);
+		}
+	}
+	if (!fin && now_ns(h) >= h->deadline_ns)
+		fin = expire(h, MMCHAL_ETIMEDOUT);
+	return finish(h, f, fin, false);
+}
+
+int mmchal_host_abort(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f;
+	uint32_t s;
+
+	if (!host_live_(h))
+		return MMCHAL_EINVAL;
+	f = host_lock_(h);
+	s = h->state;
+	if (!running(s)) {
+		host_unlock_(h, f);
+		return s == HS_IDLE ? MMCHAL_ENOENT : s == HS_PREP ? MMCHAL_EBUSY : MMCHAL_EALREADY;
+	}
+	h->flags &= ~HF_RETRY;
+	(void)expire(h, MMCHAL_ECANCELED);
+	(void)finish(h, f, true, false);
+	return 0;
+}
+
+static void reject_count(struct mmchal_host *h, uint64_t *counter)
+{
+	mmchal_irqflags_t f = host_lock_(h);
+
+	(*counter)++;
+	host_unlock_(h, f);
+}
+
+static bool all_cpu(const struct mmchal_data *d)
+{
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		if (!d->sg[i].cpu)
+			return false;
+	}
+	return true;
+}
+
+/* Give the host back after a request that never started. */
+static void unclaim(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f = host_lock_(h);
+
+	note_usage(h);
+	h->flags = 0;
+	h->req = NULL;
+	h->state = HS_IDLE;
+	host_unlock_(h, f);
+}
+
+int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
+{
+	struct mmchal_req_check_info why;
+	struct mmchal_plan_env env;
+	mmchal_irqflags_t f;
+	int err;
+
+	if (!host_live_(h) || !req)
+		return MMCHAL_EINVAL;
+	/* 1. Claim the host: one request in flight, a second changes nothing. */
+	f = host_lock_(h);
+	if (h->state != HS_IDLE) {
+		h->st.rejected_busy++;
+		host_unlock_(h, f);
+		return MMCHAL_EBUSY;
+	}
+	h->state = HS_PREP;
+	h->req = req;
+	h->flags = 0;
+	host_unlock_(h, f);
+
+	/* 2. Validate everything before any mapping or register access. */
+	if (mmchal_request_check(req, &h->limits, &why) != 0)
+		goto invalid;
+	if (req->sbc)
+		req->sbc->error = 0;
+	if (req->stop)
+		req->stop->error = 0;
+	req->cmd->error = 0;
+	/* 3. Plan, 4. map or bounce, with cache maintenance. */
+	h->plan.plan = MMCHAL_PLAN_PIO;
+	h->plan.iommu = false;
+	h->nsegs = 0;
+	if (req->data) {
+		env_of(h, &env);
+		if (mmchal_dma_plan(&env, req->data, &h->plan) != 0)
+			goto invalid;
+		if (all_cpu(req->data))
+			h->flags |= HF_CPU;
+		req->data->error = 0;
+		req->data->bytes_xfered = 0;
+		err = map_data(h, req->data);
+		if (err != 0) {
+			unclaim(h);
+			return err;
+		}
+	}
+	/* 5. Start: the backend sees the request only now. */
+	f = host_lock_(h);
+	if (req->data) {
+		count_plan(h);
+		if (h->flags & HF_FALLBACK)
+			h->st.map_fallbacks++;
+	}
+	h->st.requests++;
+	note_usage(h);
+	if (begin(h)) {
+		/* the backend refused the first command: unwind, no completion */
+		err = first_error(req);
+		h->st.requests--;
+		host_unlock_(h, f);
+		release_data(h);
+		unclaim(h);
+		return err;
+	}
+	host_unlock_(h, f);
+	return 0;
+invalid:
+	unclaim(h);
+	reject_count(h, &h->st.rejected_invalid);
+	return MMCHAL_EINVAL;
+}
+
+int mmchal_host_request_sync(struct mmchal_host *h, struct mmchal_request *req, uint32_t timeout_ms)
+{
+	mmchal_irqflags_t f;
+	uint64_t seq, deadline = 0;
+	bool done;
+	int err;
+
+	if (!host_live_(h) || !req)
+		return MMCHAL_EINVAL;
+	f = host_lock_(h);
+	seq = h->done_seq;
+	host_unlock_(h, f);
+	err = mmchal_host_request(h, req);
+	if (err != 0)
+		return err;
+	if (timeout_ms != 0) {
+		uint64_t t = now_ns(h);
+
+		deadline = t + ms_to_ns(timeout_ms);
+	}
+	for (;;) {
+		(void)mmchal_host_poll(h);
+		f = host_lock_(h);
+		done = h->done_seq != seq;
+		if (!done && deadline != 0 && running(h->state) && now_ns(h) >= deadline) {
+			/* from here on the host's own timeouts bound a STOP */
+			deadline = 0;
+			h->flags &= ~HF_RETRY;
+			(void)finish(h, f, expire(h, MMCHAL_ETIMEDOUT), false);
+			continue;
+		}
+		host_unlock_(h, f);
+		if (done)
+			break;
+		h->port.ops->delay_us(h->port.ctx, 1);
+	}
+	return first_error(req);
+}

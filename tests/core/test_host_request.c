@@ -1,0 +1,719 @@
+/*
+ * The request path and completion (src/core/request.c) over the scripted
+ * backend: CMD23 / command / data / CMD12 sequencing, R1b busy, software
+ * timeouts, abort, PIO retry after a DMA fault, honest bytes_xfered, the
+ * exact cache operations per plan and direction, lock/unlock pairing per
+ * policy, deferred completion, IOMMU and bounce resources back to zero.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include <mmchal/host_core.h>
+
+#include "core/host_fixture.h"
+
+static _Alignas(4096) unsigned char buf[4 * 4096];
+static _Alignas(4096) unsigned char pool[64 * 2048];
+static uint32_t pool_meta[MMCHAL_BOUNCE_META_BYTES(64) / sizeof(uint32_t)];
+static _Alignas(16) unsigned char nodes[MMCHAL_IOVA_POOL_BYTES(64)];
+
+static struct {
+	struct tb tb;
+	struct rec_port rp;
+	struct fiommu fi;
+	struct mmchal_iommu iommu;
+	struct mmchal_iommu_domain dom;
+	struct mmchal_bounce bounce;
+	struct mmchal_backend be;
+	struct mmchal_port port;
+	struct mmchal_host_cfg cfg;
+	struct mmchal_host host;
+	struct mmchal_dma_seg table[8];
+} g;
+
+static struct mmchal_cmd sbc, cmd, stop;
+static struct mmchal_data data;
+static struct mmchal_sg sg[4];
+static struct mmchal_request req;
+static unsigned ndone;
+
+static void on_done(struct mmchal_request *r)
+{
+	(void)r;
+	ndone++;
+}
+
+#define USE_BOUNCE (1u << 0)
+#define USE_IOMMU  (1u << 1)
+
+static void setup_port(const struct mmchal_port_ops *ops, unsigned flags)
+{
+	memset(&g, 0, sizeof(g));
+	tb_init(&g.tb);
+	rec_init(&g.rp);
+	g.tb.port = &g.rp;
+	g.be.ops = &tb_ops;
+	g.be.ctx = &g.tb;
+	g.port.ops = ops;
+	g.port.ctx = &g.rp;
+	g.port.cache_line = 64;
+	g.cfg.backend = &g.be;
+	g.cfg.port = &g.port;
+	g.cfg.seg_table = g.table;
+	g.cfg.seg_table_len = 8;
+	if (flags & USE_BOUNCE) {
+		struct mmchal_bounce_cfg bc = {.mem = pool,
+					       .dma = (uintptr_t)pool,
+					       .size = sizeof(pool),
+					       .slots_per_map = 16,
+					       .meta = pool_meta,
+					       .meta_size = sizeof(pool_meta)};
+
+		assert_int_equal(mmchal_bounce_init(&g.bounce, &bc), 0);
+		g.cfg.bounce = &g.bounce;
+	}
+	if (flags & USE_IOMMU) {
+		struct mmchal_iommu_domain_cfg dc = {.iommu = &g.iommu,
+						     .node_mem = nodes,
+						     .node_mem_size = sizeof(nodes),
+						     .addr_bits = 32};
+
+		g.iommu.ops = &fiommu_ops;
+		g.iommu.ctx = &g.fi;
+		assert_int_equal(mmchal_iommu_domain_init(&g.dom, &dc), 0);
+		g.cfg.iommu = &g.dom;
+	}
+	ndone = 0;
+}
+
+static void host_up(void)
+{
+	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), 0);
+}
+
+/* CMD18/25 of @p blocks x 512 bytes over 4 KiB pieces of buf, with CMD12. */
+static void make_rw(enum mmchal_dir dir, uint32_t blocks, uint32_t nsg)
+{
+	uint32_t left = blocks * 512;
+
+	sbc = (struct mmchal_cmd){.opcode = 23, .arg = blocks, .flags = MMCHAL_RSP_R1};
+	cmd = (struct mmchal_cmd){.opcode = dir == MMCHAL_DIR_FROM_CARD ? 18 : 25,
+				  .flags = MMCHAL_RSP_R1};
+	stop = (struct mmchal_cmd){.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	for (uint32_t i = 0; i < nsg; i++) {
+		uint32_t len = left / (nsg - i);
+
+		sg[i].cpu = buf + 4096 * i;
+		sg[i].phys = (uintptr_t)(buf + 4096 * i);
+		sg[i].len = len;
+		left -= len;
+	}
+	data = (struct mmchal_data){
+		.dir = dir, .blksz = 512, .blocks = blocks, .sg = sg, .sg_len = nsg};
+	req = (struct mmchal_request){.cmd = &cmd, .data = &data, .stop = &stop, .done = on_done};
+}
+
+static void check_read_bytes(uint32_t n)
+{
+	uint32_t off = 0;
+
+	for (uint32_t i = 0; i < data.sg_len; i++) {
+		for (uint32_t j = 0; j < sg[i].len && off < n; j++, off++) {
+			if (((unsigned char *)sg[i].cpu)[j] != (unsigned char)(0x40 + off))
+				fail_msg("byte %u: %u", (unsigned)off,
+					 (unsigned)((unsigned char *)sg[i].cpu)[j]);
+		}
+	}
+}
+
+static void stats(struct mmchal_host_stats *st)
+{
+	assert_int_equal(mmchal_host_stats(&g.host, st), 0);
+}
+
+/* ------------------------------------------------------------ sequencing */
+
+static void test_pio_read_cmd12(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* cmd + data done: CMD12 sent */
+	assert_int_equal(ndone, 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);  /* CMD12 done: R1b busy */
+	assert_int_equal(mmchal_host_poll(&g.host), 1); /* card_busy says idle */
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(g.tb.log[0].opcode, 18);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	assert_false(g.tb.log[1].data);
+	assert_int_equal(data.bytes_xfered, 4096);
+	assert_int_equal(data.error, 0);
+	check_read_bytes(4096);
+	stats(&st);
+	assert_int_equal(st.requests, 1);
+	assert_int_equal(st.completed, 1);
+	assert_int_equal(st.bytes, 4096);
+	assert_int_equal(st.plan[MMCHAL_PLAN_PIO], 1);
+	assert_int_equal(st.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_NO_ENGINE], 1);
+	assert_false(g.rp.bad_nesting);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.tb.locked_seen_unlocked);
+}
+
+static void test_sbc_sequence_no_stop(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_TO_CARD, 4, 1);
+	req.sbc = &sbc;
+	memset(buf, 0x77, sizeof(buf));
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(g.tb.log[0].opcode, 23);
+	assert_int_equal(g.tb.log[1].opcode, 25);
+	assert_true(g.tb.log[1].data);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(data.bytes_xfered, 2048);
+	assert_int_equal(g.tb.nwritten, 2048);
+	assert_int_equal(g.tb.written[0], 0x77);
+	assert_int_equal(g.tb.written[2047], 0x77);
+}
+
+static void test_data_error_sends_stop_and_counts_blocks(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	/* open-ended */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EIO;
+	g.tb.blocks_done = 3;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.error, MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 3 * 512);
+	assert_int_equal(g.tb.nabort, 1);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	assert_int_equal(ndone, 1);
+	/* with CMD23 the failed transfer gets its CMD12 too */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.sbc = &sbc;
+	g.tb.blocks_done = 99; /* never more than the request */
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 4096);
+	assert_int_equal(g.tb.nstart, 5);
+	assert_int_equal(g.tb.log[2].opcode, 23);
+	assert_int_equal(g.tb.log[3].opcode, 18);
+	assert_int_equal(g.tb.log[4].opcode, 12);
+	/* no blocks_done op: 0, never a guess */
+	g.tb.has_blocks_done = false;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 0);
+	stats(&st);
+	assert_int_equal(st.errors[-MMCHAL_EIO], 3);
+	assert_int_equal(st.bytes, 1536 + 4096);
+	/* and the host takes the next request */
+	g.tb.fail_op = 64;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+}
+
+static void test_command_errors(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	/* CMD23 fails: the command is never sent */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.sbc = &sbc;
+	g.tb.fail_op = 23;
+	g.tb.fail_ev = MMCHAL_EV_CMD_ERROR;
+	g.tb.fail_err = MMCHAL_EILSEQ;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EILSEQ);
+	assert_int_equal(sbc.error, MMCHAL_EILSEQ);
+	assert_int_equal(g.tb.nstart, 1);
+	assert_int_equal(data.bytes_xfered, 0);
+	/* the command fails with no error code: EIO, the armed data aborted */
+	g.tb.fail_op = 18;
+	g.tb.fail_err = 0;
+	req.sbc = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(cmd.error, MMCHAL_EIO);
+	assert_int_equal(g.tb.nabort, 1);
+	assert_int_equal(g.tb.nstart, 2);
+	/* the backend refuses to start: error returned, done never called */
+	g.tb.fail_op = 64;
+	g.tb.start_err = MMCHAL_ENOMEDIUM;
+	g.tb.start_err_op = 18;
+	ndone = 0;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_ENOMEDIUM);
+	assert_int_equal(ndone, 0);
+	g.tb.start_err = 0;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(ndone, 1);
+}
+
+static void test_invalid_and_busy_change_nothing(void **state)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_request r2;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	sg[1].len = 100; /* sum wrong */
+	data.bytes_xfered = 1234;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	assert_int_equal(data.bytes_xfered, 1234);
+	assert_int_equal(g.tb.nstart, 0);
+	/* a NULL CPU address on a PIO host */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	sg[0].cpu = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	assert_int_equal(g.tb.nstart, 0);
+	/* one in flight, a second refused */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	r2 = req;
+	assert_int_equal(mmchal_host_request(&g.host, &r2), MMCHAL_EBUSY);
+	assert_int_equal(g.tb.nstart, 1);
+	stats(&st);
+	assert_int_equal(st.rejected_invalid, 2);
+	assert_int_equal(st.rejected_busy, 1);
+	assert_int_equal(st.requests, 1);
+	assert_int_equal(mmchal_host_abort(&g.host), 0);
+	assert_int_equal(mmchal_host_abort(&g.host), MMCHAL_ENOENT);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(cmd.error, MMCHAL_ECANCELED);
+}
+
+/* ------------------------------------------------------------ busy, timeouts */
+
+static void test_r1b_busy(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 6, .arg = 0x03b70200, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_request r = {.cmd = &c, .done = on_done};
+
+	(void)state;
+	/* polled: card_busy until idle */
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.busy_left = 3;
+	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 0); /* response; busy 1 */
+	assert_int_equal(mmchal_host_poll(&g.host), 0); /* busy 2 */
+	assert_int_equal(mmchal_host_poll(&g.host), 0); /* busy 3 */
+	assert_int_equal(ndone, 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(c.error, 0);
+	/* stuck busy: the busy timeout fires */
+	g.tb.busy_left = 1000000;
+	c.busy_timeout_ms = 2;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(ndone, 2);
+	assert_int_equal(g.tb.nabort, 1);
+	/* the controller sees the end of busy itself */
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_HW_BUSY;
+	g.tb.has_card_busy = false;
+	host_up();
+	c.error = 1;
+	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(c.error, 0);
+	assert_int_equal(ndone, 1);
+}
+
+static void test_timeouts(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.cfg.cmd_timeout_ms = 5;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.auto_complete = false;
+	/* command timeout */
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.rp.now += 4999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(cmd.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(data.bytes_xfered, 0);
+	assert_int_equal(g.tb.nabort, 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(mmchal_host_poll(&g.host), 0); /* nothing left to time out */
+	assert_int_equal(ndone, 1);
+	/* data timeout (per block, from the data) with CMD12 after it */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	data.timeout_ns = 1000000; /* 8 ms for 8 blocks */
+	g.tb.blocks_done = 2;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.rp.now += 7999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 0); /* CMD12 on the line */
+	assert_int_equal(g.tb.log[2].opcode, 12);
+	assert_int_equal(data.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(data.bytes_xfered, 1024);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* R1b busy */
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(ndone, 2);
+	/* request_sync's own timeout */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 1), MMCHAL_ETIMEDOUT);
+	assert_int_equal(ndone, 3);
+	stats(&st);
+	assert_int_equal(st.timeouts, 3);
+	assert_int_equal(st.errors[-MMCHAL_ETIMEDOUT], 3);
+	/* and the next request goes through */
+	g.tb.auto_complete = true;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(ndone, 4);
+}
+
+static void test_spurious_and_late_events(void **state)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_cmd c = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+	struct mmchal_request r = {.cmd = &c, .done = on_done};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.tb.pending = MMCHAL_EV_CARD_CHANGE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r, 10), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	stats(&st);
+	assert_int_equal(st.spurious, 2);
+	assert_int_equal(ndone, 1);
+}
+
+/* ------------------------------------------------------------ DMA plans, caches */
+
+static void expect_rec(uint32_t i, enum rec_op op, const void *addr, size_t len)
+{
+	assert_true(i < g.rp.n);
+	assert_int_equal(g.rp.log[i].op, op);
+	assert_ptr_equal((const void *)g.rp.log[i].addr, addr);
+	assert_int_equal(g.rp.log[i].len, len);
+}
+
+static void test_cache_ops_direct(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_full, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, false);
+	g.tb.identity = true;
+	host_up();
+	/* write: clean before the device reads, nothing after */
+	make_rw(MMCHAL_DIR_TO_CARD, 8, 2);
+	memset(buf, 0x31, sizeof(buf));
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.rp.n, 2);
+	expect_rec(0, REC_CLEAN, buf, 2048);
+	expect_rec(1, REC_CLEAN, buf + 4096, 2048);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(g.tb.log[0].nsegs, 2);
+	assert_int_equal(g.tb.log[0].seg0.addr, (uintptr_t)buf);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(g.rp.n, 2);
+	/* read: invalidate before (no dirty line may land on the data) and after */
+	g.rp.n = 0;
+	g.tb.auto_complete = true;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.stop = NULL;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.rp.n, 4);
+	expect_rec(0, REC_INVAL, buf, 2048);
+	expect_rec(1, REC_INVAL, buf + 4096, 2048);
+	expect_rec(2, REC_INVAL, buf, 2048);
+	expect_rec(3, REC_INVAL, buf + 4096, 2048);
+	check_read_bytes(4096);
+	/* a read into a buffer sharing its last line goes PIO: no cache op at all */
+	g.rp.n = 0;
+	make_rw(MMCHAL_DIR_FROM_CARD, 1, 1);
+	sg[0].cpu = buf + 8;
+	sg[0].phys += 8;
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.rp.n, 0);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].plan, MMCHAL_PLAN_PIO);
+	assert_false(g.rp.bad_nesting);
+}
+
+static void test_cache_ops_bounced(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_full, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 1, false);
+	g.tb.identity = true;
+	host_up();
+	/* a read into a buffer that shares its first cache line */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	sg[0].cpu = buf + 8;
+	sg[0].phys += 8;
+	req.stop = NULL;
+	memset(buf, 0, sizeof(buf));
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_BOUNCED);
+	assert_int_equal(g.tb.log[0].nsegs, 1);
+	assert_int_equal(g.tb.log[0].seg0.len, 4096);
+	stats(&st);
+	assert_int_equal(st.bounce_slots, 2);
+	assert_int_equal(st.reason[MMCHAL_PLAN_BOUNCED][MMCHAL_PR_SHARED_LINE], 1);
+	/* the slots were filled by the CPU: cleaned before the device writes them */
+	assert_int_equal(g.rp.n, 1);
+	expect_rec(0, REC_CLEAN, (void *)(uintptr_t)g.tb.log[0].seg0.addr, 4096);
+	for (uint32_t i = 0; i < 4096; i++)
+		((unsigned char *)(uintptr_t)g.tb.log[0].seg0.addr)[i] = (unsigned char)(0x40 + i);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	/* invalidated before the copy back */
+	assert_int_equal(g.rp.n, 2);
+	expect_rec(1, REC_INVAL, (void *)(uintptr_t)g.tb.log[0].seg0.addr, 4096);
+	check_read_bytes(4096);
+	stats(&st);
+	assert_int_equal(st.bounce_slots, 0);
+	assert_int_equal(st.bounce_slots_peak, 2);
+	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
+}
+
+static void test_lock_pairing_per_policy(void **state)
+{
+	static const enum mmchal_completion_policy pols[] = {
+		MMCHAL_POLICY_IRQ_LOCKED, MMCHAL_POLICY_IRQ_SPLIT, MMCHAL_POLICY_DEFERRED};
+
+	(void)state;
+	for (size_t p = 0; p < 3; p++) {
+		bool inside = false, inval_inside = false, inval_seen = false;
+
+		setup_port(&rec_ops_full, 0);
+		tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, false);
+		g.cfg.policy.override = pols[p];
+		g.rp.record_locks = true;
+		host_up();
+		assert_int_equal(mmchal_host_limits(&g.host)->policy, pols[p]);
+		make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+		req.stop = NULL;
+		g.tb.auto_complete = false;
+		assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+		g.rp.n = 0;
+		g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+		assert_int_equal(mmchal_host_irq(&g.host), 1);
+		if (pols[p] == MMCHAL_POLICY_DEFERRED) {
+			assert_int_equal(ndone, 0);
+			assert_int_equal(rec_count(&g.rp, REC_WORK), 1);
+			assert_int_equal(rec_count(&g.rp, REC_INVAL), 0);
+			rec_run_work(&g.rp);
+		}
+		assert_int_equal(ndone, 1);
+		for (uint32_t i = 0; i < g.rp.n; i++) {
+			if (g.rp.log[i].op == REC_LOCK) {
+				assert_false(inside);
+				inside = true;
+			} else if (g.rp.log[i].op == REC_UNLOCK) {
+				assert_true(inside);
+				inside = false;
+			} else if (g.rp.log[i].op == REC_INVAL) {
+				inval_seen = true;
+				inval_inside |= inside;
+			}
+		}
+		assert_false(inside);
+		assert_true(inval_seen);
+		/* only IRQ_LOCKED invalidates (completion work) with the lock held */
+		assert_int_equal(inval_inside, pols[p] == MMCHAL_POLICY_IRQ_LOCKED);
+		/* IRQ_LOCKED: one lock section; the others: transition, then commit */
+		assert_int_equal(rec_count(&g.rp, REC_LOCK),
+				 pols[p] == MMCHAL_POLICY_IRQ_LOCKED ? 1 : 2);
+		assert_false(g.rp.bad_nesting);
+		assert_false(g.tb.locked_seen_unlocked);
+	}
+}
+
+static void test_deferred_schedule_fails(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_full, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.cfg.policy.override = MMCHAL_POLICY_DEFERRED;
+	host_up();
+	g.rp.work_err = MMCHAL_ENOMEM;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	stats(&st);
+	assert_int_equal(st.defer_inline, 1);
+}
+
+static void test_pio_retry_after_dma_fault(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.tb.identity = true;
+	g.cfg.pio_retry = true;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	memset(buf, 0, sizeof(buf));
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EFAULT;
+	g.tb.fail_once = true;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(ndone, 1);
+	/* 18 (DMA, fault), 12, 18 (PIO), 12 */
+	assert_int_equal(g.tb.nstart, 4);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	assert_int_equal(g.tb.log[2].opcode, 18);
+	assert_int_equal(g.tb.log[2].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	check_read_bytes(4096);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 1);
+	assert_int_equal(st.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_RETRY], 1);
+	assert_int_equal(st.completed, 1);
+	/* without the switch the fault is reported */
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EFAULT;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EFAULT);
+	assert_int_equal(g.tb.nstart, 2);
+}
+
+static void test_iommu_plans_release_everything(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 1, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	assert_true(mmchal_host_limits(&g.host)->merge);
+	/* merged: one segment, pages mapped while in flight */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_IOMMU_MERGED);
+	assert_int_equal(g.tb.log[0].nsegs, 1);
+	assert_int_equal(g.tb.log[0].seg0.len, 8192);
+	assert_int_equal(g.fi.pages, 2);
+	stats(&st);
+	assert_int_equal(st.iova_pages, 2);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(g.fi.pages, 0);
+	stats(&st);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.iova_pages_peak, 2);
+	/* the engine needs 8 KiB alignment: the merged IOVA starts 2 KiB into a
+	 * page, the post-mapping check refuses it and the request is bounced */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 8192;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	sg[0].cpu = buf + 2048;
+	sg[0].phys += 2048;
+	sg[0].len = 2048;
+	sg[1].len = 2048;
+	req.stop = NULL;
+	g.tb.auto_complete = true;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[1].plan, MMCHAL_PLAN_BOUNCED);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 1);
+	assert_int_equal(st.reason[MMCHAL_PLAN_BOUNCED][MMCHAL_PR_MAPPED_BAD], 1);
+	assert_int_equal(g.fi.pages, 0);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.bounce_slots, 0);
+	/* a failing IOMMU map: the error comes back, nothing stays mapped */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 0;
+	g.fi.fail_map_at = g.fi.maps + 2;
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EFAULT);
+	assert_int_equal(g.fi.pages, 0);
+	g.fi.fail_map_at = 0;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.fi.pages, 0);
+	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pio_read_cmd12),
+		cmocka_unit_test(test_sbc_sequence_no_stop),
+		cmocka_unit_test(test_data_error_sends_stop_and_counts_blocks),
+		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_invalid_and_busy_change_nothing),
+		cmocka_unit_test(test_r1b_busy),
+		cmocka_unit_test(test_timeouts),
+		cmocka_unit_test(test_spurious_and_late_events),
+		cmocka_unit_test(test_cache_ops_direct),
+		cmocka_unit_test(test_cache_ops_bounced),
+		cmocka_unit_test(test_lock_pairing_per_policy),
+		cmocka_unit_test(test_deferred_schedule_fails),
+		cmocka_unit_test(test_pio_retry_after_dma_fault),
+		cmocka_unit_test(test_iommu_plans_release_everything),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
