@@ -22,6 +22,7 @@
 #include <mmchal/sdhci.h>
 
 #include "target/platform.h"
+#include "sd_common.h"
 #include "sd_image.h"
 #include "sd_platform.h"
 
@@ -50,56 +51,12 @@ static uint8_t big[512u * 1024u] __attribute__((aligned(512u * 1024u)));
 static uint8_t area[256u * 1024u] __attribute__((aligned(4096)));
 static uint8_t adma_table[MMCHAL_SDHCI_ADMA_TABLE_SIZE(16)] __attribute__((aligned(8)));
 
-/* ------------------------------------------------------------------ port */
-
-static unsigned int cache_cleans;
-static size_t cache_clean_len;
-
-static uint64_t port_now(void *ctx)
-{
-	(void)ctx;
-	return sd_platform_now_ns();
-}
-
-static void port_delay(void *ctx, uint32_t us)
-{
-	uint64_t end = sd_platform_now_ns() + (uint64_t)us * 1000u;
-
-	(void)ctx;
-	while (sd_platform_now_ns() < end)
-		;
-}
-
-/* QEMU models no caches; these count what the backend asks for. */
-static void port_clean(void *ctx, const void *addr, size_t len)
-{
-	(void)ctx;
-	(void)addr;
-	cache_cleans++;
-	cache_clean_len = len;
-}
-
-static void port_invalidate(void *ctx, void *addr, size_t len)
-{
-	(void)ctx;
-	(void)addr;
-	(void)len;
-}
-
-static const struct mmchal_port_ops port_ops = {
-	.now_ns = port_now,
-	.delay_us = port_delay,
-	.cache_clean = port_clean,
-	.cache_invalidate = port_invalidate,
-};
-static const struct mmchal_port port = {.ops = &port_ops};
-
 /* ------------------------------------------------------------- backend */
 
 static int use_mode(enum mmchal_sdhci_dma mode, void *table, uint32_t table_size)
 {
 	struct mmchal_sdhci_cfg cfg = {
-		.port = &port,
+		.port = &sd_port_cached,
 		.base_clock_hz = plat.base_clock_hz,
 		.bus_width = 4,
 		.dma = mode,
@@ -259,13 +216,6 @@ static int blocks(struct blk_io *io)
 	return ret;
 }
 
-static struct mmchal_sg sg_of(void *p, uint32_t len)
-{
-	struct mmchal_sg s = {.cpu = p, .phys = (uintptr_t)p, .len = len};
-
-	return s;
-}
-
 /* Read or write @count sectors at @lba through the buffers @sg (PIO or the current DMA mode). */
 static int io_sg(enum mmchal_dir dir, uint32_t lba, uint32_t count, const struct mmchal_sg *sg,
 		 uint32_t n, bool dma)
@@ -276,57 +226,6 @@ static int io_sg(enum mmchal_dir dir, uint32_t lba, uint32_t count, const struct
 	return blocks(&io);
 }
 
-/* Fill the buffers of @sg with the formula content of @count sectors from @lba. */
-static void fill_sg(const struct mmchal_sg *sg, uint32_t n, uint32_t lba, uint32_t tag)
-{
-	uint8_t sec[SDIMG_SECTOR];
-	uint32_t i = 0, off = 0, pos = 0;
-
-	for (;;) {
-		if (pos % SDIMG_SECTOR == 0)
-			sdimg_fill(sec, lba + pos / SDIMG_SECTOR, tag);
-		if (i == n)
-			return;
-		((uint8_t *)sg[i].cpu)[off] = sec[pos % SDIMG_SECTOR];
-		pos++;
-		if (++off == sg[i].len) {
-			off = 0;
-			i++;
-		}
-	}
-}
-
-/* Compare the buffers of @sg with the formula content; report the first difference. */
-static void check_sg(const struct mmchal_sg *sg, uint32_t n, uint32_t lba, uint32_t tag)
-{
-	uint8_t sec[SDIMG_SECTOR];
-	uint32_t pos = 0;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *p = sg[i].cpu;
-
-		for (uint32_t off = 0; off < sg[i].len; off++, pos++) {
-			if (pos % SDIMG_SECTOR == 0)
-				sdimg_fill(sec, lba + pos / SDIMG_SECTOR, tag);
-			if (p[off] != sec[pos % SDIMG_SECTOR]) {
-				mmt_printf("mismatch: sector %u byte %u (segment %u offset %u): "
-					   "0x%02x, expected 0x%02x (tag %u)\n",
-					   (unsigned int)(lba + pos / SDIMG_SECTOR),
-					   (unsigned int)(pos % SDIMG_SECTOR), (unsigned int)i,
-					   (unsigned int)off, p[off], sec[pos % SDIMG_SECTOR],
-					   (unsigned int)tag);
-				fail();
-			}
-		}
-	}
-}
-
-static void scrub(const struct mmchal_sg *sg, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		memset(sg[i].cpu, 0xee, sg[i].len);
-}
-
 /* Write plan entry @w through @wsg, read it back through @rsg, both by @dma, and compare. */
 static void write_and_verify(const struct sdimg_write *w, const struct mmchal_sg *wsg, uint32_t wn,
 			     const struct mmchal_sg *rsg, uint32_t rn, bool dma)
@@ -335,13 +234,13 @@ static void write_and_verify(const struct sdimg_write *w, const struct mmchal_sg
 
 	mmt_printf("  write %u sector(s) at %u: %s\n", (unsigned int)w->count, (unsigned int)w->lba,
 		   w->what);
-	fill_sg(wsg, wn, w->lba, w->tag);
+	sd_fill(wsg, wn, w->lba, w->tag);
 	assert_int_equal(io_sg(MMCHAL_DIR_TO_CARD, w->lba, w->count, wsg, wn, dma), 0);
 	assert_int_equal(cmd(13, card.rca << 16, MMCHAL_RSP_R1, st), 0);
 	assert_int_equal(R1_STATE(st[0]), R1_STATE_TRAN);
-	scrub(rsg, rn);
+	sd_scrub(rsg, rn);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, w->lba, w->count, rsg, rn, dma), 0);
-	check_sg(rsg, rn, w->lba, w->tag);
+	sd_check(rsg, rn, w->lba, w->tag);
 }
 
 static struct sdimg_write plan[SDIMG_W_COUNT];
@@ -451,21 +350,21 @@ static void test_identify(void **state)
 
 static void test_pio_read(void **state)
 {
-	struct mmchal_sg sg[3] = {sg_of(area, 1001), sg_of(area + 2000, 23),
-				  sg_of(area + 4096, 3072)};
-	struct mmchal_sg one = sg_of(area + 8192, SDIMG_SECTOR);
+	struct mmchal_sg sg[3] = {sd_sg(area, 1001), sd_sg(area + 2000, 23),
+				  sd_sg(area + 4096, 3072)};
+	struct mmchal_sg one = sd_sg(area + 8192, SDIMG_SECTOR);
 
 	(void)state;
 	select_mode(MMCHAL_SDHCI_DMA_NONE);
 	/* CMD18 + auto-CMD12, 8 sectors into three buffers (one boundary mid-word). */
-	scrub(sg, 3);
+	sd_scrub(sg, 3);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, 16, 8, sg, 3, false), 0);
-	check_sg(sg, 3, 16, 0);
+	sd_check(sg, 3, 16, 0);
 	/* CMD17 of sector 0 and of the last tag-0 sector of the head. */
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, 0, 1, &one, 1, false), 0);
-	check_sg(&one, 1, 0, 0);
+	sd_check(&one, 1, 0, 0);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, SDIMG_HEAD_SECTS - 1u, 1, &one, 1, false), 0);
-	check_sg(&one, 1, SDIMG_HEAD_SECTS - 1u, 0);
+	sd_check(&one, 1, SDIMG_HEAD_SECTS - 1u, 0);
 	/* A sector in the sparse middle of the image reads as zeros. */
 	memset(area + 8192, 0x5a, SDIMG_SECTOR);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, card.sectors / 2u, 1, &one, 1, false), 0);
@@ -475,8 +374,8 @@ static void test_pio_read(void **state)
 
 static void test_pio_write(void **state)
 {
-	struct mmchal_sg w[2] = {sg_of(area, 1536), sg_of(area + 4096, 2560)};
-	struct mmchal_sg r = sg_of(area + 16384, 8 * SDIMG_SECTOR);
+	struct mmchal_sg w[2] = {sd_sg(area, 1536), sd_sg(area + 4096, 2560)};
+	struct mmchal_sg r = sd_sg(area + 16384, 8 * SDIMG_SECTOR);
 	uint32_t done = 99;
 
 	(void)state;
@@ -488,10 +387,10 @@ static void test_pio_write(void **state)
 
 static void test_sdma(void **state)
 {
-	struct mmchal_sg w = sg_of(area, 16 * SDIMG_SECTOR);
-	struct mmchal_sg r = sg_of(area + 65536, 16 * SDIMG_SECTOR);
-	struct mmchal_sg b = sg_of(big, sizeof(big));
-	struct mmchal_sg cross = sg_of(big + sizeof(big) - 512, 1024);
+	struct mmchal_sg w = sd_sg(area, 16 * SDIMG_SECTOR);
+	struct mmchal_sg r = sd_sg(area + 65536, 16 * SDIMG_SECTOR);
+	struct mmchal_sg b = sd_sg(big, sizeof(big));
+	struct mmchal_sg cross = sd_sg(big + sizeof(big) - 512, 1024);
 
 	(void)state;
 	select_mode(MMCHAL_SDHCI_DMA_SDMA);
@@ -501,9 +400,9 @@ static void test_sdma(void **state)
 	assert_int_equal(dcaps.dir[MMCHAL_DIR_FROM_CARD].addr_bits, 32);
 	write_and_verify(&plan[SDIMG_W_SDMA], &w, 1, &r, 1, true);
 	/* 512 KiB in one segment that ends exactly at the 512 KiB boundary. */
-	scrub(&b, 1);
+	sd_scrub(&b, 1);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, 8192, 1024, &b, 1, true), 0);
-	check_sg(&b, 1, 8192, 0);
+	sd_check(&b, 1, 8192, 0);
 	/* A segment across the boundary is refused before anything is issued. */
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, 8192, 2, &cross, 1, true), MMCHAL_EINVAL);
 }
@@ -511,11 +410,11 @@ static void test_sdma(void **state)
 static void test_adma32_scatter(void **state)
 {
 	/* Five segments of uneven sizes, out of order in memory, one not block-aligned. */
-	struct mmchal_sg w[5] = {sg_of(area + 40960, 512), sg_of(area + 4, 1536),
-				 sg_of(area + 16384, 4096), sg_of(area + 8192, 3072),
-				 sg_of(area + 32768, 3072)};
-	struct mmchal_sg r[3] = {sg_of(area + 65536 + 12, 2052), sg_of(area + 81920, 4092),
-				 sg_of(area + 98304, 6144)};
+	struct mmchal_sg w[5] = {sd_sg(area + 40960, 512), sd_sg(area + 4, 1536),
+				 sd_sg(area + 16384, 4096), sd_sg(area + 8192, 3072),
+				 sd_sg(area + 32768, 3072)};
+	struct mmchal_sg r[3] = {sd_sg(area + 65536 + 12, 2052), sd_sg(area + 81920, 4092),
+				 sd_sg(area + 98304, 6144)};
 	unsigned int cleans;
 
 	(void)state;
@@ -523,18 +422,18 @@ static void test_adma32_scatter(void **state)
 	assert_int_equal(dcaps.dir[MMCHAL_DIR_TO_CARD].max_segs,
 			 sizeof(adma_table) / MMCHAL_SDHCI_ADMA2_32_DESC_SIZE);
 	assert_int_equal(dcaps.dir[MMCHAL_DIR_TO_CARD].max_seg_size, 65536);
-	cleans = cache_cleans;
+	cleans = sd_cache_cleans;
 	write_and_verify(&plan[SDIMG_W_ADMA32], w, 5, r, 3, true);
 	/* The table was cleaned before each start: the read's 3 descriptors last. */
-	assert_int_equal(cache_cleans, cleans + 2u);
-	assert_int_equal(cache_clean_len, 3u * MMCHAL_SDHCI_ADMA2_32_DESC_SIZE);
+	assert_int_equal(sd_cache_cleans, cleans + 2u);
+	assert_int_equal(sd_cache_clean_len, 3u * MMCHAL_SDHCI_ADMA2_32_DESC_SIZE);
 }
 
 static void test_adma32_64k(void **state)
 {
 	/* A descriptor of exactly 64 KiB is encoded with length 0. */
-	struct mmchal_sg w[2] = {sg_of(big, 65536), sg_of(big + 131072, 16384)};
-	struct mmchal_sg r[2] = {sg_of(big + 262144, 16384), sg_of(area, 65536)};
+	struct mmchal_sg w[2] = {sd_sg(big, 65536), sd_sg(big + 131072, 16384)};
+	struct mmchal_sg r[2] = {sd_sg(big + 262144, 16384), sd_sg(area, 65536)};
 
 	(void)state;
 	select_mode(MMCHAL_SDHCI_DMA_ADMA2_32);
@@ -548,8 +447,8 @@ static void test_adma32_64k(void **state)
 
 static void test_last_sector(void **state)
 {
-	struct mmchal_sg one = sg_of(area, SDIMG_SECTOR);
-	struct mmchal_sg r = sg_of(area + 4096, SDIMG_SECTOR);
+	struct mmchal_sg one = sd_sg(area, SDIMG_SECTOR);
+	struct mmchal_sg r = sd_sg(area + 4096, SDIMG_SECTOR);
 	struct blk_io past = {.dir = MMCHAL_DIR_FROM_CARD, .count = 1, .sg = &r, .sg_len = 1};
 	uint32_t st[4];
 
@@ -557,7 +456,7 @@ static void test_last_sector(void **state)
 	select_mode(MMCHAL_SDHCI_DMA_ADMA2_32);
 	write_and_verify(&plan[SDIMG_W_LAST], &one, 1, &r, 1, false);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, card.sectors - 2u, 1, &r, 1, true), 0);
-	check_sg(&r, 1, card.sectors - 2u, 0);
+	sd_check(&r, 1, card.sectors - 2u, 0);
 	/* One past the end: R1 ADDRESS_ERROR, then no data; the software timeout ends it. */
 	past.lba = card.sectors;
 	assert_int_equal(blocks(&past), MMCHAL_ETIMEDOUT);
@@ -568,17 +467,17 @@ static void test_last_sector(void **state)
 	assert_int_equal(cmd(13, card.rca << 16, MMCHAL_RSP_R1, st), 0);
 	assert_int_equal(R1_STATE(st[0]), R1_STATE_TRAN);
 	assert_int_equal(io_sg(MMCHAL_DIR_FROM_CARD, 0, 1, &r, 1, true), 0);
-	check_sg(&r, 1, 0, 0);
+	sd_check(&r, 1, 0, 0);
 }
 
 static void test_adma64_high(void **state)
 {
 	uint8_t *hi = (uint8_t *)plat.high_mem;
 	/* One segment across the 4 GiB line, two above it. */
-	struct mmchal_sg w[3] = {sg_of((void *)plat.below_4g_edge, 8192), sg_of(hi + 0x10000, 4096),
-				 sg_of(hi + 0x30004, 4096)};
-	struct mmchal_sg r[2] = {sg_of(hi + 0x40000, 12288),
-				 sg_of((void *)plat.below_4g_edge, 4096)};
+	struct mmchal_sg w[3] = {sd_sg((void *)plat.below_4g_edge, 8192), sd_sg(hi + 0x10000, 4096),
+				 sd_sg(hi + 0x30004, 4096)};
+	struct mmchal_sg r[2] = {sd_sg(hi + 0x40000, 12288),
+				 sd_sg((void *)plat.below_4g_edge, 4096)};
 
 	(void)state;
 	select_mode(MMCHAL_SDHCI_DMA_ADMA2_64);

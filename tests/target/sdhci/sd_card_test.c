@@ -1,0 +1,303 @@
+/*
+ * The whole stack against QEMU's own SD card: the host core with the SDHCI
+ * backend, the card layer on the host core's ops. For each data path the
+ * controller offers (PIO, SDMA, ADMA2-32, ADMA2-64 above 4 GiB where there
+ * is RAM there), the host is brought up with the backend in that mode, the
+ * card is identified from power-up by mmchal_card_init(), and blocks move
+ * through mmchal_card_read()/write(); the host's plan counters show which
+ * plan carried them. The writes are those of sd_image.h, which the host tool
+ * sdimg checks in the image file after QEMU exits.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <mmchal/card.h>
+#include <mmchal/host_core.h>
+#include <mmchal/sdhci.h>
+
+#include "target/platform.h"
+#include "sd_common.h"
+#include "sd_image.h"
+#include "sd_platform.h"
+
+static struct sd_platform plat;
+static struct mmchal_sdhci sdhci;
+static struct mmchal_backend be;
+static struct mmchal_host host;
+static struct mmchal_card card;
+static struct mmchal_dma_seg seg_table[16];
+static uint32_t sd_flags;
+static struct sdimg_write plan[SDIMG_W_COUNT];
+static uint32_t sectors;
+
+static uint8_t cardbuf[MMCHAL_CARD_BUF_SIZE] __attribute__((aligned(64)));
+static uint8_t big[512u * 1024u] __attribute__((aligned(512u * 1024u)));
+static uint8_t area[256u * 1024u] __attribute__((aligned(4096)));
+static uint8_t adma_table[MMCHAL_SDHCI_ADMA_TABLE_SIZE(16)] __attribute__((aligned(8)));
+static char text[4096];
+
+/* Host up with the backend in @mode, card identified from power-up. */
+static int bring_up(enum mmchal_sdhci_dma mode)
+{
+	void *table = mode == MMCHAL_SDHCI_DMA_ADMA2_64 ? (void *)plat.high_mem : adma_table;
+	bool adma = mode == MMCHAL_SDHCI_DMA_ADMA2_32 || mode == MMCHAL_SDHCI_DMA_ADMA2_64 ||
+		    mode == MMCHAL_SDHCI_DMA_AUTO;
+	struct mmchal_sdhci_cfg scfg = {
+		.port = &sd_port,
+		.base_clock_hz = plat.base_clock_hz,
+		.bus_width = 4,
+		.dma = mode,
+		.adma_table = adma ? table : NULL,
+		.adma_table_dma = adma ? (uintptr_t)table : 0,
+		.adma_table_size = adma ? sizeof(adma_table) : 0,
+	};
+	struct mmchal_host_cfg hcfg = {
+		.backend = &be,
+		.port = &sd_port,
+		.seg_table = seg_table,
+		.seg_table_len = 16,
+	};
+	struct mmchal_card_cfg ccfg = {
+		.ops = &mmchal_host_core_ops,
+		.ctx = &host,
+		.buf = cardbuf,
+		.buf_phys = (uintptr_t)cardbuf,
+		.delay_us = sd_delay_us,
+	};
+	int ret;
+
+	mmchal_host_deinit(&host);
+	ret = mmchal_bus_init_mmio(&scfg.bus, plat.regs, 0);
+	if (ret == 0)
+		ret = mmchal_sdhci_init(&sdhci, &scfg, &be);
+	if (ret == 0)
+		ret = mmchal_host_init(&host, &hcfg);
+	if (ret == 0)
+		ret = mmchal_card_setup(&card, &ccfg);
+	if (ret == 0)
+		ret = mmchal_card_init(&card);
+	return ret;
+}
+
+static void up(enum mmchal_sdhci_dma mode)
+{
+	int ret = bring_up(mode);
+
+	if (ret != 0) {
+		const struct mmchal_card_err *e = mmchal_card_last_error(&card);
+
+		mmt_printf("bring-up in %s: %s (CMD%u%s arg 0x%08x status 0x%08x)\n",
+			   mmchal_sdhci_dma_name(mode), mmchal_strerror(ret),
+			   (unsigned int)e->opcode, e->app ? " (app)" : "", (unsigned int)e->arg,
+			   (unsigned int)e->status);
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(sdhci.mode, mode);
+}
+
+static uint64_t plans(enum mmchal_plan p)
+{
+	struct mmchal_host_stats st;
+
+	assert_int_equal(mmchal_host_stats(&host, &st), 0);
+	return st.plan[p];
+}
+
+/* Write plan entry @w through @wsg, read it back through @rsg; all by @expect plans. */
+static void write_and_verify(const struct sdimg_write *w, const struct mmchal_sg *wsg, uint32_t wn,
+			     const struct mmchal_sg *rsg, uint32_t rn, enum mmchal_plan expect)
+{
+	uint64_t before = plans(expect);
+
+	mmt_printf("  write %u sector(s) at %u: %s\n", (unsigned int)w->count, (unsigned int)w->lba,
+		   w->what);
+	sd_fill(wsg, wn, w->lba, w->tag);
+	assert_int_equal(mmchal_card_write(&card, w->lba, w->count, wsg, wn), 0);
+	sd_scrub(rsg, rn);
+	assert_int_equal(mmchal_card_read(&card, w->lba, w->count, rsg, rn), 0);
+	sd_check(rsg, rn, w->lba, w->tag);
+	/* Both directions went through the expected plan. */
+	assert_true(plans(expect) >= before + 2u);
+}
+
+static void print_card(void)
+{
+	const struct mmchal_card_info *i = mmchal_card_info(&card);
+
+	mmt_printf("  card: %s, OCR 0x%08x, RCA 0x%04x, %s addressing, %u sectors (%u MiB), "
+		   "CSD v%u\n",
+		   i->type == MMCHAL_CARD_SD ? "SD" : "other", (unsigned int)i->ocr,
+		   (unsigned int)i->rca, i->block_addr ? "block" : "byte", (unsigned int)i->sectors,
+		   (unsigned int)(i->sectors / 2048u), (unsigned int)i->csd.structure + 1u);
+	mmt_printf("  CID: MID 0x%02x OID 0x%04x PNM \"%s\" PRV %u.%u PSN 0x%08x MDT %u/%u\n",
+		   i->cid.mid, i->cid.oid, i->cid.pnm, i->cid.prv >> 4, i->cid.prv & 0xfu,
+		   (unsigned int)i->cid.psn, i->cid.month, i->cid.year);
+	mmt_printf("  bus: %u-bit, timing %u, clock %u Hz requested, %u Hz programmed; "
+		   "SCR spec %u, CMD23 %s\n",
+		   (unsigned int)i->bus_width, (unsigned int)i->timing, (unsigned int)i->clock_hz,
+		   (unsigned int)sdhci.clock_hz, i->scr.sd_spec, i->cmd23 ? "used" : "not used");
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_identify(void **state)
+{
+	const struct mmchal_card_info *i;
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_NONE);
+	i = mmchal_card_info(&card);
+	print_card();
+	/* What QEMU's card (hw/sd/sd.c) reports. */
+	assert_int_equal(i->type, MMCHAL_CARD_SD);
+	assert_int_equal(i->rca, 0x4567);
+	assert_int_equal(i->cid.mid, 0xaa);
+	assert_int_equal(i->cid.oid, ('X' << 8) | 'Y');
+	assert_string_equal(i->cid.pnm, "QEMU!");
+	assert_true(i->sd_v2);
+	assert_false(i->read_only);
+	assert_int_equal(i->block_addr, i->sectors > 4194304u);
+	assert_int_equal(i->csd.structure, i->block_addr ? 1 : 0);
+	assert_int_equal(i->bus_width, MMCHAL_BUS_WIDTH_4);
+	/* The controller offers high speed and QEMU's card switches (CMD6). */
+	assert_int_equal(i->timing, MMCHAL_TIMING_SD_HS);
+	assert_true(sdhci.clock_hz > 25000000u && sdhci.clock_hz <= 50000000u);
+	sectors = (uint32_t)i->sectors;
+	mmt_printf("sd-card: %s %u\n", i->block_addr ? "SDHC" : "SDSC", (unsigned int)sectors);
+	sdimg_plan(sd_flags, sectors, plan);
+}
+
+static void test_pio(void **state)
+{
+	struct mmchal_sg r[3] = {sd_sg(area, 1001), sd_sg(area + 2000, 23),
+				 sd_sg(area + 4096, 3072)};
+	struct mmchal_sg w[2] = {sd_sg(area + 16384, 1536), sd_sg(area + 20480, 2560)};
+	struct mmchal_sg rb = sd_sg(area + 32768, 8 * SDIMG_SECTOR);
+	struct mmchal_sg hole = sd_sg(area + 65536, SDIMG_SECTOR);
+	uint64_t dma_before;
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_NONE);
+	dma_before = plans(MMCHAL_PLAN_DIRECT);
+	sd_scrub(r, 3);
+	assert_int_equal(mmchal_card_read(&card, 16, 8, r, 3), 0);
+	sd_check(r, 3, 16, 0);
+	write_and_verify(&plan[SDIMG_W_PIO], w, 2, &rb, 1, MMCHAL_PLAN_PIO);
+	memset(area + 65536, 0x5a, SDIMG_SECTOR);
+	assert_int_equal(mmchal_card_read(&card, sectors / 2u, 1, &hole, 1), 0);
+	for (uint32_t k = 0; k < SDIMG_SECTOR; k++)
+		assert_int_equal(area[65536 + k], 0);
+	assert_int_equal(plans(MMCHAL_PLAN_DIRECT), dma_before);
+}
+
+static void test_sdma(void **state)
+{
+	struct mmchal_sg w = sd_sg(area, 16 * SDIMG_SECTOR);
+	struct mmchal_sg r = sd_sg(area + 65536, 16 * SDIMG_SECTOR);
+	struct mmchal_sg b = sd_sg(big, sizeof(big));
+	uint64_t direct;
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_SDMA);
+	write_and_verify(&plan[SDIMG_W_SDMA], &w, 1, &r, 1, MMCHAL_PLAN_DIRECT);
+	/* 512 KiB: one SDMA transfer up to the buffer boundary. */
+	direct = plans(MMCHAL_PLAN_DIRECT);
+	sd_scrub(&b, 1);
+	assert_int_equal(mmchal_card_read(&card, 8192, 1024, &b, 1), 0);
+	sd_check(&b, 1, 8192, 0);
+	assert_int_equal(plans(MMCHAL_PLAN_DIRECT), direct + 1u);
+}
+
+static void test_adma32(void **state)
+{
+	struct mmchal_sg w[5] = {sd_sg(area + 40960, 512), sd_sg(area + 4, 1536),
+				 sd_sg(area + 16384, 4096), sd_sg(area + 8192, 3072),
+				 sd_sg(area + 32768, 3072)};
+	struct mmchal_sg r[3] = {sd_sg(area + 65536 + 12, 2052), sd_sg(area + 81920, 4092),
+				 sd_sg(area + 98304, 6144)};
+	struct mmchal_sg w64[2] = {sd_sg(big, 65536), sd_sg(big + 131072, 16384)};
+	struct mmchal_sg r64[2] = {sd_sg(big + 262144, 16384), sd_sg(area, 65536)};
+	uint64_t direct;
+	int n;
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_ADMA2_32);
+	direct = plans(MMCHAL_PLAN_DIRECT);
+	write_and_verify(&plan[SDIMG_W_ADMA32], w, 5, r, 3, MMCHAL_PLAN_DIRECT);
+	/* One request each way: the scatter lists went to the engine whole. */
+	assert_int_equal(plans(MMCHAL_PLAN_DIRECT), direct + 2u);
+	write_and_verify(&plan[SDIMG_W_ADMA32_64K], w64, 2, r64, 2, MMCHAL_PLAN_DIRECT);
+	n = mmchal_host_explain(&host, text, sizeof(text));
+	assert_true(n > 0);
+	mmt_printf("%s", text);
+}
+
+static void test_last_sector(void **state)
+{
+	struct mmchal_sg one = sd_sg(area, SDIMG_SECTOR);
+	struct mmchal_sg r = sd_sg(area + 4096, SDIMG_SECTOR);
+	struct mmchal_sg two = sd_sg(area + 8192, 2 * SDIMG_SECTOR);
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_ADMA2_32);
+	write_and_verify(&plan[SDIMG_W_LAST], &one, 1, &r, 1, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(mmchal_card_read(&card, sectors - 2u, 1, &r, 1), 0);
+	sd_check(&r, 1, sectors - 2u, 0);
+	/* The card layer refuses a read past the end before anything is sent. */
+	assert_int_equal(mmchal_card_read(&card, sectors, 1, &r, 1), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_card_read(&card, sectors - 1u, 2, &two, 1), MMCHAL_ERANGE);
+}
+
+static void test_adma64_high(void **state)
+{
+	uint8_t *hi = (uint8_t *)plat.high_mem;
+	struct mmchal_sg w[3] = {sd_sg((void *)plat.below_4g_edge, 8192), sd_sg(hi + 0x10000, 4096),
+				 sd_sg(hi + 0x30004, 4096)};
+	struct mmchal_sg r[2] = {sd_sg(hi + 0x40000, 12288),
+				 sd_sg((void *)plat.below_4g_edge, 4096)};
+
+	(void)state;
+	up(MMCHAL_SDHCI_DMA_ADMA2_64);
+	write_and_verify(&plan[SDIMG_W_ADMA64], w, 3, r, 2, MMCHAL_PLAN_DIRECT);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest base[] = {
+		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
+		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
+		cmocka_unit_test(test_last_sector),
+	};
+	static const struct CMUnitTest with64[] = {
+		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
+		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
+		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_adma64_high),
+	};
+	struct mmchal_sdhci_cfg cfg = {.port = &sd_port, .dma = MMCHAL_SDHCI_DMA_AUTO};
+
+	if (sd_platform_init(&plat) != 0)
+		return 1;
+	/* Which data paths exist: the backend alone, before the stack comes up. */
+	cfg.base_clock_hz = plat.base_clock_hz;
+	cfg.adma_table = adma_table;
+	cfg.adma_table_dma = (uintptr_t)adma_table;
+	cfg.adma_table_size = sizeof(adma_table);
+	if (mmchal_bus_init_mmio(&cfg.bus, plat.regs, 0) != 0 ||
+	    mmchal_sdhci_init(&sdhci, &cfg, &be) != 0 || be.ops->probe(be.ctx) != 0) {
+		mmt_printf("sdhci: probe failed\n");
+		return 1;
+	}
+	if (sdhci.mode == MMCHAL_SDHCI_DMA_ADMA2_64 && plat.high_mem)
+		sd_flags |= SDIMG_F_ADMA64;
+	mmt_printf("sd-config: %s, SDHCI v%u.00, caps 0x%08x, best DMA %s, flags %u\n", plat.name,
+		   sdhci.spec + 1u, (unsigned int)sdhci.caps0, mmchal_sdhci_dma_name(sdhci.mode),
+		   (unsigned int)sd_flags);
+	if (sd_flags & SDIMG_F_ADMA64)
+		return cmocka_run_group_tests(with64, NULL, NULL);
+	return cmocka_run_group_tests(base, NULL, NULL);
+}
