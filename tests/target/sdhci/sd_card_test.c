@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include <mmchal/bounce.h>
 #include <mmchal/card.h>
 #include <mmchal/host_core.h>
 #include <mmchal/sdhci.h>
@@ -40,9 +41,13 @@ static uint8_t big[512u * 1024u] __attribute__((aligned(512u * 1024u)));
 static uint8_t area[256u * 1024u] __attribute__((aligned(4096)));
 static uint8_t adma_table[MMCHAL_SDHCI_ADMA_TABLE_SIZE(16)] __attribute__((aligned(8)));
 static char text[4096];
+/* Bounce pool: 128 slots of 2 KiB, one mapping's worth (the swiotlb defaults). */
+static uint8_t pool_mem[256u * 1024u] __attribute__((aligned(4096)));
+static uint32_t pool_meta[MMCHAL_BOUNCE_META_BYTES(128) / sizeof(uint32_t)];
+static struct mmchal_bounce pool;
 
-/* Host up with the backend in @mode, card identified from power-up. */
-static int bring_up(enum mmchal_sdhci_dma mode)
+/* Host up with the backend in @mode (and a bounce pool), card identified from power-up. */
+static int bring_up(enum mmchal_sdhci_dma mode, bool bounce)
 {
 	void *table = mode == MMCHAL_SDHCI_DMA_ADMA2_64 ? (void *)plat.high_mem : adma_table;
 	bool adma = mode == MMCHAL_SDHCI_DMA_ADMA2_32 || mode == MMCHAL_SDHCI_DMA_ADMA2_64 ||
@@ -71,8 +76,20 @@ static int bring_up(enum mmchal_sdhci_dma mode)
 	};
 	int ret;
 
+	struct mmchal_bounce_cfg bcfg = {
+		.mem = pool_mem,
+		.dma = (uintptr_t)pool_mem,
+		.size = sizeof(pool_mem),
+		.meta = pool_meta,
+		.meta_size = sizeof(pool_meta),
+	};
+
 	mmchal_host_deinit(&host);
 	ret = mmchal_bus_init_mmio(&scfg.bus, plat.regs, 0);
+	if (ret == 0 && bounce) {
+		ret = mmchal_bounce_init(&pool, &bcfg);
+		hcfg.bounce = &pool;
+	}
 	if (ret == 0)
 		ret = mmchal_sdhci_init(&sdhci, &scfg, &be);
 	if (ret == 0)
@@ -84,9 +101,9 @@ static int bring_up(enum mmchal_sdhci_dma mode)
 	return ret;
 }
 
-static void up(enum mmchal_sdhci_dma mode)
+static void up_with(enum mmchal_sdhci_dma mode, bool bounce)
 {
-	int ret = bring_up(mode);
+	int ret = bring_up(mode, bounce);
 
 	if (ret != 0) {
 		const struct mmchal_card_err *e = mmchal_card_last_error(&card);
@@ -98,6 +115,11 @@ static void up(enum mmchal_sdhci_dma mode)
 	}
 	assert_int_equal(ret, 0);
 	assert_int_equal(sdhci.mode, mode);
+}
+
+static void up(enum mmchal_sdhci_dma mode)
+{
+	up_with(mode, false);
 }
 
 static uint64_t plans(enum mmchal_plan p)
@@ -253,6 +275,43 @@ static void test_last_sector(void **state)
 	assert_int_equal(mmchal_card_read(&card, sectors - 1u, 2, &two, 1), MMCHAL_ERANGE);
 }
 
+static void test_bounced(void **state)
+{
+	struct mmchal_sg three[3] = {sd_sg(area, 4096), sd_sg(area + 8192 + 4, 2048),
+				     sd_sg(area + 16384, 2048)};
+	struct mmchal_sg one = sd_sg(area + 65536, 8192);
+	struct mmchal_sg odd = sd_sg(area + 131072 + 1, 8192);
+	const struct sdimg_write *w = &plan[SDIMG_W_SDMA];
+	uint64_t bounced, direct;
+
+	(void)state;
+	up_with(MMCHAL_SDHCI_DMA_SDMA, true);
+	/* Three buffers for an engine of one segment: the card layer splits the read. */
+	direct = plans(MMCHAL_PLAN_DIRECT);
+	bounced = plans(MMCHAL_PLAN_BOUNCED);
+	sd_scrub(three, 3);
+	assert_int_equal(mmchal_card_read(&card, 16, 16, three, 3), 0);
+	sd_check(three, 3, 16, 0);
+	assert_int_equal(plans(MMCHAL_PLAN_DIRECT), direct + 3u);
+	/* The SDMA write again, same content, from a buffer at an odd address: bounced. */
+	mmt_printf("  write %u sector(s) at %u again, bounced from an odd address\n",
+		   (unsigned int)w->count, (unsigned int)w->lba);
+	sd_fill(&odd, 1, w->lba, w->tag);
+	assert_int_equal(mmchal_card_write(&card, w->lba, w->count, &odd, 1), 0);
+	assert_int_equal(plans(MMCHAL_PLAN_BOUNCED), bounced + 1u);
+	sd_scrub(&one, 1);
+	assert_int_equal(mmchal_card_read(&card, w->lba, w->count, &one, 1), 0);
+	sd_check(&one, 1, w->lba, w->tag);
+	/* ADMA2 bounces a read into an odd address too, and copies it back. */
+	up_with(MMCHAL_SDHCI_DMA_ADMA2_32, true);
+	bounced = plans(MMCHAL_PLAN_BOUNCED);
+	sd_scrub(&odd, 1);
+	assert_int_equal(mmchal_card_read(&card, 100, 16, &odd, 1), 0);
+	sd_check(&odd, 1, 100, 0);
+	assert_int_equal(plans(MMCHAL_PLAN_BOUNCED), bounced + 1u);
+	assert_int_equal(mmchal_bounce_in_use(&pool), 0);
+}
+
 static void test_adma64_high(void **state)
 {
 	uint8_t *hi = (uint8_t *)plat.high_mem;
@@ -271,12 +330,13 @@ int main(void)
 	static const struct CMUnitTest base[] = {
 		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
 		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
-		cmocka_unit_test(test_last_sector),
+		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_bounced),
 	};
 	static const struct CMUnitTest with64[] = {
 		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
 		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
-		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_adma64_high),
+		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_bounced),
+		cmocka_unit_test(test_adma64_high),
 	};
 	struct mmchal_sdhci_cfg cfg = {.port = &sd_port, .dma = MMCHAL_SDHCI_DMA_AUTO};
 
