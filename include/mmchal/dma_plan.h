@@ -67,10 +67,28 @@ enum mmchal_req_check {
 	MMCHAL_REQ_CHECK_COUNT,   /**< number of values */
 };
 
-/** @brief Details of a rejection. */
+/**
+ * @brief What one pass over a valid list found, so that the planner decides
+ *        in constant time (it scans the list again only to name an offending
+ *        entry).
+ */
+struct mmchal_sg_summary {
+	uint64_t phys_or;  /**< OR of every entry's physical start */
+	uint64_t last_or;  /**< OR of every entry's last byte */
+	uint64_t last_and; /**< AND of every entry's last byte: every end (last + 1) is
+				aligned to a power of two a exactly when (last_and & (a - 1))
+				== a - 1 */
+	uint64_t cross_or; /**< OR of start XOR last byte: a boundary mask m is crossed by
+				some entry exactly when (cross_or & ~m) != 0 */
+	uint32_t len_max;  /**< longest entry */
+	bool valid;        /**< filled in (by mmchal_request_check() of a request with data) */
+};
+
+/** @brief Details of a rejection, and the list summary of a valid request. */
 struct mmchal_req_check_info {
-	enum mmchal_req_check why; /**< the first failed check */
-	uint32_t index;            /**< offending sg entry, for the per-entry checks */
+	enum mmchal_req_check why;    /**< the first failed check */
+	uint32_t index;               /**< offending sg entry, for the per-entry checks */
+	struct mmchal_sg_summary sum; /**< for a valid request with data: its list */
 };
 
 /**
@@ -175,6 +193,21 @@ struct mmchal_plan_result {
  */
 int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 		    struct mmchal_plan_result *out);
+
+/**
+ * @brief mmchal_dma_plan() with the summary mmchal_request_check() made of
+ *        the same list, which saves the planner its own pass over it.
+ *
+ * @param[in]  env   the host
+ * @param[in]  data  validated data phase
+ * @param[in]  sum   its summary (::mmchal_req_check_info::sum); NULL or not
+ *                   @c valid = computed here
+ * @param[out] out   the plan
+ * @return as mmchal_dma_plan()
+ * @note Pure: any context, no lock.
+ */
+int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out);
 
 /**
  * @brief Plan without the engine: bounce if possible, else PIO, keeping

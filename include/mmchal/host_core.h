@@ -120,6 +120,7 @@ struct mmchal_host {
 	bool noncoherent;                /**< private: the port does cache maintenance */
 	struct mmchal_caps caps;         /**< private: queried capabilities */
 	struct mmchal_limits limits;     /**< private: limits for the current card */
+	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */
 	struct mmchal_request *req;      /**< private: request in flight */

@@ -19,6 +19,9 @@
 #include <mmchal/iommu.h>
 #include <mmchal/iova.h>
 #include <mmchal/limits.h>
+#if MMCHAL_WITH_BACKEND_MOCK
+#include <mmchal/mock.h>
+#endif
 #include <mmchal/port.h>
 #include <mmchal/request.h>
 #include <mmchal/types.h>

@@ -9,6 +9,8 @@
 #include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 
+#include "core/mem.h"
+
 /* Every response flag the library knows. */
 #define RSP_ALL \
 	(MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_CRC | MMCHAL_RSP_BUSY | MMCHAL_RSP_OPCODE)
@@ -18,6 +20,7 @@ static int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why,
 	if (info) {
 		info->why = why;
 		info->index = index;
+		info->sum.valid = false;
 	}
 	return MMCHAL_EINVAL;
 }
@@ -38,6 +41,69 @@ static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
 	return mask != 0 && ((phys ^ (phys + len - 1u)) & ~mask) != 0;
 }
 
+/*
+ * One pass: the summary, and whether every per-entry check passes (false:
+ * maybe not, check_sg() decides). A handful of instructions per entry: the
+ * rules are folded into ORs and ANDs that the checks test once afterwards.
+ */
+static bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
+		      struct mmchal_sg_summary *sum)
+{
+	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
+	uint32_t seg_max1 = lim->max_seg_size - 1u;
+	uint64_t phys_or = 0, last_or = 0, last_and = UINT64_MAX, cross_or = 0, total = 0;
+	uint32_t len_max = 0;
+	uint64_t vb = lim->virt_boundary;
+
+	for (; s != end; s++) {
+		uint64_t p = s->phys;
+		uint32_t len1 = s->len - 1u; /* a zero length wraps to the largest */
+		uint64_t last = p + len1;
+
+		if (len1 > seg_max1 || last < p)
+			return false;
+		phys_or |= p;
+		last_or |= last;
+		last_and &= last;
+		cross_or |= p ^ last;
+		len_max = len1 + 1u > len_max ? len1 + 1u : len_max;
+		total += len1 + 1u;
+	}
+	sum->phys_or = phys_or;
+	sum->last_or = last_or;
+	sum->last_and = last_and;
+	sum->cross_or = cross_or;
+	sum->len_max = len_max;
+	sum->valid = false;
+	if (total != (uint64_t)d->blksz * d->blocks ||
+	    (lim->seg_boundary != 0 && (cross_or & ~lim->seg_boundary) != 0))
+		return false;
+	/* Interior boundaries: every start and every end aligned proves it; the
+	 * first start and the last end may be unaligned, check_sg() tells. */
+	if (vb != 0 && ((phys_or & vb) != 0 || (last_and & vb) != vb))
+		return false;
+	sum->valid = true;
+	return true;
+}
+
+/* The summary of a list that passed the request checks (no early exit). */
+static void summary_of(const struct mmchal_data *d, struct mmchal_sg_summary *sum)
+{
+	struct mmchal_limits open = {.max_seg_size = UINT32_MAX};
+
+	if (!summarize(d, &open, sum)) {
+		/* only the sum or a zero or wrapping entry can stop it, which the
+		 * request checks refused: make the summary say "maybe" everywhere */
+		sum->phys_or = UINT64_MAX;
+		sum->last_or = UINT64_MAX;
+		sum->last_and = 0;
+		sum->cross_or = UINT64_MAX;
+		sum->len_max = UINT32_MAX;
+	}
+	sum->valid = true;
+}
+
+/* The exact checks, entry by entry, to name the first failure. */
 static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim,
 		    struct mmchal_req_check_info *info)
 {
@@ -98,6 +164,7 @@ int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_l
 		if (info) {
 			info->why = MMCHAL_REQ_OK;
 			info->index = 0;
+			info->sum.valid = false;
 		}
 		return 0;
 	}
@@ -115,8 +182,21 @@ int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_l
 	if ((uint64_t)d->blksz * d->blocks > lim->max_req_size ||
 	    (uint64_t)d->blksz * d->blocks > UINT32_MAX)
 		return reject(info, MMCHAL_REQ_REQ_SIZE, 0);
-	if (check_sg(d, lim, info) != 0)
-		return MMCHAL_EINVAL;
+	if (!d->sg || d->sg_len == 0)
+		return reject(info, MMCHAL_REQ_NO_SG, 0);
+	if (d->sg_len > lim->max_segs)
+		return reject(info, MMCHAL_REQ_SEGS, 0);
+	{
+		struct mmchal_sg_summary tmp;
+		struct mmchal_sg_summary *sum = info ? &info->sum : &tmp;
+
+		if (!summarize(d, lim, sum)) {
+			/* the exact checks name the first failure, or find none */
+			if (check_sg(d, lim, info) != 0)
+				return MMCHAL_EINVAL;
+			summary_of(d, sum);
+		}
+	}
 	/* CMD23 argument bits 15:0 are the block count (JEDEC 84-B51 6.10.4,
 	 * SD Physical Layer 4.3.11); 0 would leave the transfer open-ended. */
 	if (req->sbc && (req->sbc->arg & 0xffffu) != d->blocks)
@@ -213,12 +293,12 @@ static bool dir_ok(enum mmchal_dir dir)
 
 /* Bounce or PIO; @c out->index and @c out->merge are the caller's. */
 static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
-		    enum mmchal_plan_reason why, struct mmchal_plan_result *out)
+		    enum mmchal_plan_reason why, struct mmchal_plan_result *out, bool cpu_missing)
 {
 	const struct mmchal_dma_dir_caps *c = &env->dma->dir[data->dir];
 	uint64_t total = total_of(data);
 
-	if (!all_cpu(data))
+	if (cpu_missing)
 		return MMCHAL_EINVAL;
 	out->reason = why;
 	out->iommu = false;
@@ -251,13 +331,41 @@ int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmc
 		return MMCHAL_EINVAL;
 	out->index = 0;
 	out->merge = MMCHAL_MERGE_NO_IOMMU;
-	return fallback(env, data, why, out);
+	return fallback(env, data, why, out, !all_cpu(data));
+}
+
+/* Could the engine refuse some segment? (Exact answer from the summary.) */
+static bool maybe_obstacle(const struct mmchal_plan_env *env, const struct mmchal_dma_dir_caps *c,
+			   const struct mmchal_data *d, const struct mmchal_sg_summary *sum,
+			   bool iommu)
+{
+	uint32_t segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
+	uint64_t align1 = c->addr_align > 1u ? c->addr_align - 1u : 0;
+	uint64_t gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
+
+	/* lengths are multiples of the granule when every start and end is aligned
+	 * to it; otherwise engine_obstacle() looks at the lengths */
+	if (d->sg_len > segs || (sum->phys_or & align1) != 0 ||
+	    ((sum->phys_or & gran1) != 0 || (sum->last_and & gran1) != gran1) ||
+	    sum->len_max > c->max_seg_size)
+		return true;
+	if (iommu)
+		return false;
+	return (c->addr_bits != 0 && c->addr_bits < 64 && (sum->last_or >> c->addr_bits) != 0) ||
+	       (c->seg_boundary != 0 && (sum->cross_or & ~c->seg_boundary) != 0);
 }
 
 int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 		    struct mmchal_plan_result *out)
 {
+	return mmchal_dma_plan_sum(env, data, NULL, out);
+}
+
+int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
+{
 	const struct mmchal_dma_dir_caps *c;
+	struct mmchal_sg_summary tmp;
 	bool iommu, noncoherent;
 	enum mmchal_plan_reason why;
 	uint64_t total;
@@ -266,11 +374,15 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 	if (!env || !env->dma || !data || !out || !dir_ok(data->dir) || !data->sg ||
 	    data->sg_len == 0 || env->seg_table == 0)
 		return MMCHAL_EINVAL;
+	if (!sum || !sum->valid) {
+		summary_of(data, &tmp);
+		sum = &tmp;
+	}
 	iommu = env->iommu && env->iommu->present;
 	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
 	out->index = 0;
 	if (env->dma->kind == MMCHAL_DMA_NONE)
-		return fallback(env, data, MMCHAL_PR_NO_ENGINE, out);
+		return fallback(env, data, MMCHAL_PR_NO_ENGINE, out, !all_cpu(data));
 	c = &env->dma->dir[data->dir];
 	noncoherent = env->cache_line != 0 && !c->coherent;
 	/* Cache maintenance goes by CPU address. */
@@ -278,13 +390,13 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 		return MMCHAL_EINVAL;
 	total = total_of(data);
 	if (c->min_len != 0 && total < c->min_len)
-		return fallback(env, data, MMCHAL_PR_MIN_LEN, out);
+		return fallback(env, data, MMCHAL_PR_MIN_LEN, out, !all_cpu(data));
 	if (c->max_xfer != 0 && total > c->max_xfer)
-		return fallback(env, data, MMCHAL_PR_XFER, out);
+		return fallback(env, data, MMCHAL_PR_XFER, out, !all_cpu(data));
 	if (noncoherent && data->dir == MMCHAL_DIR_FROM_CARD &&
 	    shares_line(data, env->cache_line, &index)) {
 		out->index = index;
-		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out);
+		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out, !all_cpu(data));
 	}
 	if (iommu && env->merge) {
 		struct mmchal_merge_info mi = {.reason = MMCHAL_MERGE_OK};
@@ -299,10 +411,12 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 		}
 		out->index = mi.index;
 	}
-	why = engine_obstacle(env, c, data, iommu, &index);
+	why = maybe_obstacle(env, c, data, sum, iommu)
+		      ? engine_obstacle(env, c, data, iommu, &index)
+		      : MMCHAL_PR_COUNT;
 	if (why != MMCHAL_PR_COUNT) {
 		out->index = index;
-		return fallback(env, data, why, out);
+		return fallback(env, data, why, out, !all_cpu(data));
 	}
 	out->plan = MMCHAL_PLAN_DIRECT;
 	out->nobounce = MMCHAL_NB_NONE;

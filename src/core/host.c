@@ -81,6 +81,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 	err = derive(h, MMCHAL_CARD_UNKNOWN, &h->limits);
 	if (err != 0)
 		goto fail;
+	mmchal_host_plan_env_(h);
 	h->state = HS_IDLE;
 	h->magic = HOST_MAGIC;
 	return 0;
@@ -147,8 +148,10 @@ static int do_init_card(struct mmchal_host *h, void *arg)
 	struct mmchal_limits lim;
 	int err = derive(h, type, &lim);
 
-	if (err == 0)
+	if (err == 0) {
 		h->limits = lim;
+		mmchal_host_plan_env_(h);
+	}
 	return err;
 }
 

@@ -42,4 +42,7 @@ static inline void host_unlock_(struct mmchal_host *h, mmchal_irqflags_t f)
 		h->port.ops->unlock_irqrestore(h->port.ctx, f);
 }
 
+/* Set host->penv from the caps and the current limits (request.c). */
+void mmchal_host_plan_env_(struct mmchal_host *h);
+
 #endif /* MMCHAL_CORE_HOST_PRIV_H */

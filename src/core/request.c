@@ -18,6 +18,7 @@
  * | CMD   | CMD_DONE, R1b, no data         | arm the busy timeout                     | BUSY |
  * | CMD   | CMD_DONE, otherwise            |                                          | DONE |
  * | CMD   | CMD_ERROR                      | cmd->error; abort the armed data phase   | DONE |
+ * | DATA  | DATA_DONE, fewer blocks_done   | short transfer: as DATA_ERROR with EIO   | STOP / DONE |
  * | DATA  | DATA_DONE, stop and no sbc     | start CMD12                              | STOP |
  * | DATA  | DATA_DONE, otherwise           | bytes_xfered = all                       | DONE |
  * | DATA  | DATA_ERROR                     | blocks_done, abort; stop set: CMD12      | STOP / DONE |
@@ -50,7 +51,6 @@
 /* host->flags */
 #define HF_RETRY        (1u << 0) /* a PIO retry is due when the completion runs */
 #define HF_RETRIED      (1u << 1) /* this request was retried already */
-#define HF_CPU          (1u << 2) /* every sg entry has a CPU address */
 #define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
@@ -192,8 +192,9 @@ static bool data_failed(struct mmchal_host *h, int err)
 	r->data->error = err;
 	count_blocks(h);
 	(void)h->be.ops->abort(h->be.ctx);
+	/* complete() checks that every entry has the CPU address PIO needs */
 	if (err == MMCHAL_EFAULT && h->pio_retry && h->plan.plan != MMCHAL_PLAN_PIO &&
-	    (h->flags & (HF_CPU | HF_RETRIED)) == HF_CPU)
+	    !(h->flags & HF_RETRIED))
 		h->flags |= HF_RETRY;
 	/* An open-ended or failed transfer leaves the card sending or receiving. */
 	if (r->stop)
@@ -209,6 +210,14 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 		return data_failed(h, or_eio(r->data->error));
 	if (!(ev & MMCHAL_EV_DATA_DONE))
 		return false;
+	/* A controller may end the data phase early without an error (a short
+	 * transfer): never report blocks that did not move. */
+	if (h->be.ops->blocks_done) {
+		uint32_t blocks;
+
+		if (h->be.ops->blocks_done(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
+			return data_failed(h, MMCHAL_EIO);
+	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
 	if (r->stop && !r->sbc)
 		return go_stop(h);
@@ -311,14 +320,20 @@ static void *bounce_cpu(const struct mmchal_host *h)
 	return h->bounce->mem + (h->segs[0].addr - h->bounce->dma);
 }
 
-static void env_of(const struct mmchal_host *h, struct mmchal_plan_env *env)
+/* The planner's view of the host; again at every card change (host.c). */
+void mmchal_host_plan_env_(struct mmchal_host *h)
 {
+	struct mmchal_plan_env *env = &h->penv;
+
 	env->dma = &h->caps.dma;
 	env->iommu = h->dom ? &h->caps.iommu : NULL;
 	env->merge = h->limits.merge;
 	env->card = h->limits.card;
+	/* behind an IOMMU the limits do not clamp to the pool, but it may still
+	 * take what the engine refuses */
 	env->bounce_limit = h->limits.bounce_limit != 0 ? h->limits.bounce_limit
-			    : h->bounce ? h->caps.bounce.slot_size * h->caps.bounce.slots_per_map
+			    : h->bounce                 ? (uint64_t)h->caps.bounce.slot_size *
+						  h->caps.bounce.slots_per_map
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
@@ -356,11 +371,8 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 		if (err != 0)
 			return err;
 		if (!ok) {
-			struct mmchal_plan_env env;
-
-			env_of(h, &env);
 			h->flags |= HF_FALLBACK;
-			err = mmchal_dma_plan_fallback(&env, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
+			err = mmchal_dma_plan_fallback(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
 			if (err != 0)
 				return err;
 		}
@@ -426,6 +438,8 @@ static void note_usage(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
+	if (!h->dom && !h->bounce)
+		return;
 	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
 	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
 	if (st->iova_pages > st->iova_pages_peak)
@@ -484,12 +498,10 @@ static struct mmchal_request *commit(struct mmchal_host *h)
 static bool restart_pio(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
-	struct mmchal_plan_env env;
 
 	h->flags = (h->flags & ~HF_RETRY) | HF_RETRIED;
 	h->st.pio_retries++;
-	env_of(h, &env);
-	(void)mmchal_dma_plan_fallback(&env, r->data, MMCHAL_PR_RETRY, &h->plan);
+	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
 	h->nsegs = 0;
 	if (r->sbc)
@@ -503,6 +515,15 @@ static bool restart_pio(struct mmchal_host *h)
 	return begin(h);
 }
 
+static bool all_cpu(const struct mmchal_data *d)
+{
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		if (!d->sg[i].cpu)
+			return false;
+	}
+	return true;
+}
+
 /*
  * The completion work of a request in DONE, owned by the caller. With
  * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
@@ -514,6 +535,8 @@ static void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
 
 	for (;;) {
 		release_data(h);
+		if ((h->flags & HF_RETRY) && !all_cpu(h->req->data))
+			h->flags &= ~HF_RETRY; /* the state is DONE: flags are ours */
 		if (!(h->flags & HF_RETRY))
 			break;
 		if (!locked)
@@ -642,15 +665,6 @@ static void reject_count(struct mmchal_host *h, uint64_t *counter)
 	host_unlock_(h, f);
 }
 
-static bool all_cpu(const struct mmchal_data *d)
-{
-	for (uint32_t i = 0; i < d->sg_len; i++) {
-		if (!d->sg[i].cpu)
-			return false;
-	}
-	return true;
-}
-
 /* Give the host back after a request that never started. */
 static void unclaim(struct mmchal_host *h)
 {
@@ -666,7 +680,6 @@ static void unclaim(struct mmchal_host *h)
 int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 {
 	struct mmchal_req_check_info why;
-	struct mmchal_plan_env env;
 	mmchal_irqflags_t f;
 	int err;
 
@@ -697,11 +710,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->plan.iommu = false;
 	h->nsegs = 0;
 	if (req->data) {
-		env_of(h, &env);
-		if (mmchal_dma_plan(&env, req->data, &h->plan) != 0)
+		if (mmchal_dma_plan_sum(&h->penv, req->data, &why.sum, &h->plan) != 0)
 			goto invalid;
-		if (all_cpu(req->data))
-			h->flags |= HF_CPU;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
 		err = map_data(h, req->data);

@@ -181,7 +181,10 @@ static int tb_blocks_done(void *ctx, uint32_t *blocks)
 
 	if (!tb->has_blocks_done)
 		return MMCHAL_ENOTSUP;
-	*blocks = tb->blocks_done;
+	/* UINT32_MAX: every block of the transfer */
+	*blocks = tb->blocks_done != UINT32_MAX ? tb->blocks_done
+		  : tb->cur.data                ? tb->cur.data->blocks
+						: 0;
 	return 0;
 }
 
@@ -209,6 +212,7 @@ void tb_init(struct tb *tb)
 	tb->fail_op = 64;
 	tb->has_card_busy = true;
 	tb->has_blocks_done = true;
+	tb->blocks_done = UINT32_MAX;
 	tb->fill = 0x40;
 }
 

@@ -36,7 +36,7 @@ struct tb {
 	int fail_err;         /* error code put into cmd->error / data->error */
 	bool fail_once;       /* the fault fires only once */
 	uint32_t pending;     /* events returned by the next handle_irq */
-	uint32_t blocks_done; /* answer of blocks_done */
+	uint32_t blocks_done; /* answer of blocks_done; UINT32_MAX = all of the transfer */
 	bool has_blocks_done;
 	int busy_left; /* card_busy returns 1 this many times */
 	bool has_card_busy;

@@ -229,8 +229,16 @@ static void test_data_error_sends_stop_and_counts_blocks(void **state)
 	stats(&st);
 	assert_int_equal(st.errors[-MMCHAL_EIO], 3);
 	assert_int_equal(st.bytes, 1536 + 4096);
-	/* and the host takes the next request */
+	/* a short transfer: DATA_DONE after 5 of 8 blocks is an error, 5 blocks told */
 	g.tb.fail_op = 64;
+	g.tb.has_blocks_done = true;
+	g.tb.blocks_done = 5;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 5 * 512);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].opcode, 12);
+	/* and the host takes the next request */
+	g.tb.blocks_done = UINT32_MAX;
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(data.bytes_xfered, 4096);
@@ -395,6 +403,7 @@ static void test_timeouts(void **state)
 	assert_int_equal(st.errors[-MMCHAL_ETIMEDOUT], 3);
 	/* and the next request goes through */
 	g.tb.auto_complete = true;
+	g.tb.blocks_done = UINT32_MAX;
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(ndone, 4);

@@ -1,0 +1,938 @@
+/*
+ * Tests of the mock controller (src/backends/mock/mock.c, mock_data.c):
+ * configuration checks, the PIO and DMA data paths byte for byte, the
+ * declared DMA rules enforced, latencies and the trigger, every fault
+ * switch, presence, busy, write protect, the request log, the slot ops.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <mmchal/error.h>
+#include <mmchal/mock.h>
+
+#include "mock_harness.h"
+
+#define CMD_DONE MMCHAL_EV_CMD_DONE
+#define ALL_DONE (MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE)
+#define DATA_ERR (MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR)
+#define DEV_BASE 0x40000000u
+
+static uint8_t buf[8 * 512];
+static uint8_t guard[8 * 512 + 64];
+static struct mmchal_sg sg[4];
+static struct mmchal_dma_seg segs[4];
+
+static void sd_tran(struct mmchal_mock_cfg *cfg)
+{
+	mh_init(cfg);
+	mh_sd_to_tran();
+}
+
+static void sd_default(void)
+{
+	struct mmchal_mock_cfg cfg;
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	sd_tran(&cfg);
+}
+
+static struct mmchal_dma_caps dma_caps(uint32_t max_segs)
+{
+	struct mmchal_dma_caps d;
+
+	memset(&d, 0, sizeof(d));
+	d.kind = MMCHAL_DMA_INTERNAL;
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+		d.dir[i].max_segs = max_segs;
+		d.dir[i].max_seg_size = 65536;
+	}
+	return d;
+}
+
+/* A data xfer over @p n DMA segments. */
+static void dma_xfer(struct mmchal_xfer *x, struct mmchal_cmd *c, struct mmchal_data *d,
+		     uint32_t op, uint32_t arg, enum mmchal_dir dir, uint32_t blocks,
+		     enum mmchal_plan plan, uint32_t n)
+{
+	memset(x, 0, sizeof(*x));
+	memset(c, 0, sizeof(*c));
+	memset(d, 0, sizeof(*d));
+	c->opcode = op;
+	c->arg = arg;
+	c->flags = MMCHAL_RSP_R1;
+	d->dir = dir;
+	d->blksz = 512;
+	d->blocks = blocks;
+	d->sg = sg;
+	d->sg_len = n;
+	x->cmd = c;
+	x->data = d;
+	x->plan = plan;
+	x->segs = segs;
+	x->nsegs = n;
+}
+
+/* ------------------------------------------------------------------ init */
+
+static void test_init_checks(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_backend be;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	assert_int_equal(mmchal_mock_init(NULL, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_init(&mh, NULL), MMCHAL_EINVAL);
+	cfg.card = (enum mmchal_mock_card)4;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.card = MMCHAL_MOCK_SDHC;
+	cfg.image_size = 256u * 1024u; /* not a CSD v2 capacity */
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.image_size = MH_IMAGE_SIZE;
+	cfg.image = NULL;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.image = mh_image;
+	cfg.log_len = 0;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.log_len = MH_LOG_LEN;
+	cfg.dma = dma_caps(0);
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.dma = dma_caps(1);
+	cfg.dma.dir[MMCHAL_DIR_TO_CARD].addr_align = 3;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.dma = dma_caps(1);
+	cfg.illegal_error = 1;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.illegal_error = 0;
+	cfg.card = MMCHAL_MOCK_SDSC;
+	cfg.image_size = 1000;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.card = MMCHAL_MOCK_EMMC;
+	cfg.image_size = 1000;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.card = MMCHAL_MOCK_SDIO;
+	cfg.sdio_functions = 8;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.sdio_functions = 2;
+	cfg.image = NULL;
+	cfg.image_size = 0;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+
+	assert_int_equal(mmchal_mock_backend(&mh, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_backend(&mh, &be), 0);
+	assert_ptr_equal(be.ops, &mmchal_mock_ops);
+	assert_ptr_equal(be.ctx, &mh);
+	assert_int_equal(mmchal_backend_check(&be), 0);
+	assert_non_null(be.ops->card_busy);
+	assert_non_null(be.ops->get_cd);
+	assert_non_null(be.ops->get_ro);
+	assert_non_null(be.ops->hw_reset);
+	assert_non_null(be.ops->execute_tuning);
+	assert_non_null(be.ops->blocks_done);
+	assert_non_null(be.ops->enable_sdio_irq);
+	assert_string_equal(be.ops->name, "mock");
+}
+
+static void test_caps(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_host_caps h;
+	struct mmchal_dma_caps d;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_CMD23;
+	cfg.host.max_blk_count = 77;
+	cfg.host.completion = MMCHAL_COMPLETES_POLLED;
+	cfg.dma = dma_caps(3);
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].addr_align = 8;
+	mh_init(&cfg);
+	assert_int_equal(mh_ops->probe(&mh), 0);
+	assert_int_equal(mh_ops->get_caps(&mh, &h, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->get_caps(&mh, &h, &d), 0);
+	assert_int_equal(h.bus, MMCHAL_BUS_4_BIT | MMCHAL_BUS_CMD23);
+	assert_int_equal(h.max_blk_count, 77);
+	assert_int_equal(h.completion, MMCHAL_COMPLETES_POLLED);
+	assert_int_equal(d.kind, MMCHAL_DMA_INTERNAL);
+	assert_int_equal(d.dir[MMCHAL_DIR_FROM_CARD].max_segs, 3);
+	assert_int_equal(d.dir[MMCHAL_DIR_FROM_CARD].addr_align, 8);
+}
+
+/* ------------------------------------------------------------------ data paths */
+
+/* PIO over three buffers of odd sizes; nothing outside them is written. */
+static void test_pio_scatter(void **state)
+{
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	sd_default();
+	memset(guard, 0xee, sizeof(guard));
+	sg[0].cpu = guard + 16;
+	sg[0].len = 100;
+	sg[1].cpu = guard + 200;
+	sg[1].len = 700;
+	sg[2].cpu = guard + 1000;
+	sg[2].len = 1048 - 800; /* 3 * 512 = 100 + 700 + 736 */
+	sg[2].len = 736;
+	dma_xfer(&x, &c, &d, 18, 20, MMCHAL_DIR_FROM_CARD, 3, MMCHAL_PLAN_PIO, 3);
+	x.segs = NULL;
+	x.nsegs = 0;
+	x.auto_stop = true;
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	assert_memory_equal(guard + 16, mh_image + 20 * 512, 100);
+	assert_memory_equal(guard + 200, mh_image + 20 * 512 + 100, 700);
+	assert_memory_equal(guard + 1000, mh_image + 20 * 512 + 800, 736);
+	for (uint32_t i = 0; i < sizeof(guard); i++) {
+		if ((i >= 16 && i < 116) || (i >= 200 && i < 900) || (i >= 1000 && i < 1736))
+			continue;
+		assert_int_equal(guard[i], 0xee);
+	}
+	/* auto_stop: the controller's CMD12 put the card back in tran. */
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_true(mmchal_mock_log_last(&mh)->auto_stop);
+
+	/* The same list, written. */
+	memset(guard + 16, 0x11, 100);
+	memset(guard + 200, 0x22, 700);
+	memset(guard + 1000, 0x33, 736);
+	dma_xfer(&x, &c, &d, 25, 40, MMCHAL_DIR_TO_CARD, 3, MMCHAL_PLAN_PIO, 3);
+	x.auto_stop = true;
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	assert_int_equal(mh_image[40 * 512], 0x11);
+	assert_int_equal(mh_image[40 * 512 + 99], 0x11);
+	assert_int_equal(mh_image[40 * 512 + 100], 0x22);
+	assert_int_equal(mh_image[40 * 512 + 799], 0x22);
+	assert_int_equal(mh_image[40 * 512 + 800], 0x33);
+	assert_int_equal(mh_image[43 * 512 - 1], 0x33);
+	assert_int_equal(mh_image[43 * 512], mh_pattern(43 * 512));
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+}
+
+/* DIRECT with the default resolver: device address = CPU pointer value. */
+static void test_dma_direct_default(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma = dma_caps(4);
+	sd_tran(&cfg);
+	memset(buf, 0, sizeof(buf));
+	segs[0].addr = (mmchal_dma_addr_t)(uintptr_t)(buf + 1024);
+	segs[0].len = 512;
+	segs[1].addr = (mmchal_dma_addr_t)(uintptr_t)buf;
+	segs[1].len = 1024;
+	dma_xfer(&x, &c, &d, 18, 7, MMCHAL_DIR_FROM_CARD, 3, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	assert_memory_equal(buf + 1024, mh_image + 7 * 512, 512);
+	assert_memory_equal(buf, mh_image + 8 * 512, 1024);
+	assert_int_equal(mmchal_mock_log_last(&mh)->plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(mmchal_mock_log_last(&mh)->nsegs, 2);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+
+	/* Device address 0 is a bus fault. */
+	segs[0].addr = 0;
+	segs[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 7, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_DIRECT, 1);
+	assert_int_equal(mh_run(&x), DATA_ERR);
+	assert_int_equal(d.error, MMCHAL_EFAULT);
+}
+
+/* A device address space of its own, resolved by the hook; NULL = fault. */
+static uint32_t hook_calls;
+static enum mmchal_dir hook_dir;
+
+static void *dev_to_cpu(void *ctx, mmchal_dma_addr_t addr, uint32_t len, enum mmchal_dir dir)
+{
+	uint8_t *mem = ctx;
+
+	hook_calls++;
+	hook_dir = dir;
+	if (addr < DEV_BASE || addr + len > DEV_BASE + sizeof(buf))
+		return NULL;
+	return mem + (addr - DEV_BASE);
+}
+
+static void test_dma_hook_and_fault(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	enum mmchal_plan plans[] = {MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PLAN_BOUNCED};
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma = dma_caps(2);
+	cfg.dma_to_cpu = dev_to_cpu;
+	cfg.dma_ctx = buf;
+	sd_tran(&cfg);
+	for (int p = 0; p < 2; p++) {
+		memset(buf, 0x5a, sizeof(buf));
+		hook_calls = 0;
+		segs[0].addr = DEV_BASE;
+		segs[0].len = 2048;
+		dma_xfer(&x, &c, &d, 25, 60, MMCHAL_DIR_TO_CARD, 4, plans[p], 1);
+		assert_int_equal(mh_run(&x), ALL_DONE);
+		assert_int_equal(hook_calls, 4); /* one range per block */
+		assert_int_equal(hook_dir, MMCHAL_DIR_TO_CARD);
+		assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+		for (int i = 0; i < 2048; i++)
+			assert_int_equal(mh_image[60 * 512 + i], 0x5a);
+		assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 12);
+	}
+	/* The third block's range is beyond the hook's window: EFAULT after 2 blocks. */
+	segs[0].addr = DEV_BASE + 2048;
+	segs[0].len = 1024;
+	segs[1].addr = DEV_BASE + 8192;
+	segs[1].len = 1024;
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 4, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_run(&x), DATA_ERR);
+	assert_int_equal(d.error, MMCHAL_EFAULT);
+	assert_int_equal(hook_dir, MMCHAL_DIR_FROM_CARD);
+	assert_memory_equal(buf + 2048, mh_image, 1024);
+	assert_int_equal(mh.blocks_done, 2);
+	{
+		uint32_t n = 99;
+
+		assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+		assert_int_equal(n, 2);
+	}
+	/* A failed multiple-block read waits for CMD12. */
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DATA);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+}
+
+/* Every declared DMA rule is enforced; a refused start sends nothing. */
+static void test_dma_rules(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint32_t logged;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma = dma_caps(2);
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].addr_align = 16;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].len_granule = 4;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].addr_bits = 32;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].seg_boundary = 0xfff;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].max_seg_size = 1024;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].min_len = 1024;
+	cfg.dma.dir[MMCHAL_DIR_FROM_CARD].max_xfer = 1536;
+	cfg.dma_to_cpu = dev_to_cpu;
+	cfg.dma_ctx = buf;
+	sd_tran(&cfg);
+	logged = mmchal_mock_log_count(&mh);
+
+	segs[0].addr = DEV_BASE;
+	segs[0].len = 512;
+	segs[1].addr = DEV_BASE + 512;
+	segs[1].len = 512;
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_ops->start(&mh, &x), 0); /* the good one */
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EBUSY);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	logged = mmchal_mock_log_count(&mh);
+
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_DIRECT, 3);
+	segs[2].addr = DEV_BASE + 1024;
+	segs[2].len = 0;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL); /* 3 > max_segs */
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_IOMMU_MERGED, 2);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL); /* merged = one segment */
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_BOUNCED, 2);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].addr = DEV_BASE + 8; /* misaligned */
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].addr = 0x100000000ull; /* beyond 32 address bits */
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].addr = DEV_BASE + 0xf00; /* crosses the 4 KiB boundary */
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].addr = DEV_BASE;
+	segs[0].len = 510; /* not a multiple of the granule, and the sum is wrong */
+	segs[1].len = 514;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].len = 1536; /* above max_seg_size */
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 3, MMCHAL_PLAN_DIRECT, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].len = 512; /* below min_len */
+	dma_xfer(&x, &c, &d, 17, 0, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_DIRECT, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	segs[0].len = 1024; /* total above max_xfer */
+	segs[1].addr = DEV_BASE + 1024;
+	segs[1].len = 1024;
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 4, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	/* The other direction has none of these rules: accepted. */
+	dma_xfer(&x, &c, &d, 25, 0, MMCHAL_DIR_TO_CARD, 4, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_stats(&mh)->rejected, 11);
+	assert_int_equal(mmchal_mock_log_count(&mh), logged + 2);
+
+	/* PIO-only engine: every DMA plan is refused; PIO needs CPU addresses. */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	sd_tran(&cfg);
+	segs[0].addr = (mmchal_dma_addr_t)(uintptr_t)buf;
+	segs[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 0, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_DIRECT, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	sg[0].cpu = NULL;
+	sg[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 0, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	sg[0].cpu = buf;
+	d.blksz = 0;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	d.blksz = 512;
+	c.opcode = 64;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->start(&mh, NULL), MMCHAL_EINVAL);
+	c.opcode = 17;
+	assert_int_equal(mh_run(&x), ALL_DONE);
+}
+
+/* ------------------------------------------------------------------ latency */
+
+static void test_latency(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_xfer x;
+	uint32_t ev;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	sd_tran(&cfg);
+	mmchal_mock_set_latency(&mh, 2, 1, 0, false);
+	sg[0].cpu = buf;
+	sg[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 1, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_false(mmchal_mock_irq_pending(&mh));
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, 0);
+	}
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(4) | MMCHAL_MOCK_R1_READY_FOR_DATA);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	assert_true(mmchal_mock_busy(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_DATA_DONE);
+	assert_false(mmchal_mock_busy(&mh));
+	assert_memory_equal(buf, mh_image + 512, 512);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+
+	/* Manual: nothing without a trigger; one trigger, one phase. */
+	mmchal_mock_set_latency(&mh, 0, 0, 0, true);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, 0);
+	}
+	mmchal_mock_trigger(&mh);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_DATA_DONE);
+	/* A trigger before the start completes the next transfer's first phase. */
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(4) | MMCHAL_MOCK_R1_READY_FOR_DATA);
+}
+
+/* ------------------------------------------------------------------ faults */
+
+static void test_fail_cmd(void **state)
+{
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	sd_default();
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 64, MMCHAL_EIO, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 17, 5, 1), MMCHAL_EINVAL);
+	/* Timeout: the card never saw it. */
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 17, MMCHAL_ETIMEDOUT, 1), 0);
+	assert_int_equal(mh_pio(17, 0, MMCHAL_DIR_FROM_CARD, 512, 1, buf, &c, &d),
+			 MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mmchal_mock_log_last(&mh)->cmd_error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh_pio(17, 0, MMCHAL_DIR_FROM_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	/* Response CRC: the card executed it (it now waits for CMD12). */
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 18, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mh_pio(18, 0, MMCHAL_DIR_FROM_CARD, 512, 2, buf, &c, &d),
+			 MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EIO);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DATA);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	/* Every command, until cleared. */
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, MMCHAL_MOCK_ANY_CMD, MMCHAL_ETIMEDOUT, 0), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+		assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	}
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 0, 0, 0), 0);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	/* An application command only as such: CMD6 passes, ACMD6 fails. */
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 6 | MMCHAL_MOCK_ACMD, MMCHAL_EILSEQ, 1), 0);
+	assert_int_equal(mh_pio(6, 0x00fffff1, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, 2, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	assert_int_equal(mh.width, 1);
+}
+
+/* CRC at block K, data timeout, short transfer, DMA fault: K blocks moved. */
+static void test_fail_data(void **state)
+{
+	static const struct {
+		enum mmchal_mock_data_fault f;
+		int err;
+	} rows[] = {
+		{MMCHAL_MOCK_DATA_CRC, MMCHAL_EIO},
+		{MMCHAL_MOCK_DATA_TIMEOUT, MMCHAL_ETIMEDOUT},
+		{MMCHAL_MOCK_DATA_DMA, MMCHAL_EFAULT},
+		{MMCHAL_MOCK_DATA_SHORT, 0},
+	};
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	assert_int_equal(mmchal_mock_fail_data(&mh, (enum mmchal_mock_data_fault)9, 0, 0),
+			 MMCHAL_EINVAL);
+	for (unsigned r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		uint32_t n = 0;
+
+		sd_default();
+		assert_int_equal(mmchal_mock_fail_data(&mh, rows[r].f, 2, 1), 0);
+		/* A transfer that does not reach block 2 is not hit and does not count. */
+		assert_int_equal(mh_pio(17, 0, MMCHAL_DIR_FROM_CARD, 512, 1, buf, &c, &d),
+				 ALL_DONE);
+		memset(buf, 0xc3, sizeof(buf));
+		assert_int_equal(mh_pio(25, 30, MMCHAL_DIR_TO_CARD, 512, 4, buf, &c, &d),
+				 rows[r].err ? DATA_ERR : ALL_DONE);
+		assert_int_equal(d.error, rows[r].err);
+		assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(mh_image[30 * 512], 0xc3);
+		assert_int_equal(mh_image[32 * 512 - 1], 0xc3);
+		assert_int_equal(mh_image[32 * 512], mh_pattern(32 * 512));
+		assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(
+			mmchal_mock_log_get(&mh, mmchal_mock_log_count(&mh) - 2)->blocks_done, 2);
+		/* ACMD22: two blocks written well. */
+		assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+		assert_int_equal(mh_pio(22, 0, MMCHAL_DIR_FROM_CARD, 4, 1, buf, &c, &d), ALL_DONE);
+		assert_int_equal(buf[3], 2);
+		/* Count 1: the next transfer succeeds. */
+		assert_int_equal(mh_pio(18, 30, MMCHAL_DIR_FROM_CARD, 512, 4, buf, &c, &d),
+				 ALL_DONE);
+		assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	}
+}
+
+/* Removal: ENOMEDIUM for the phase in flight and every later command, card
+   change reported once each way; insertion gives a fresh card. */
+static void test_removal(void **state)
+{
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_xfer x;
+	uint32_t ev;
+
+	(void)state;
+	sd_default();
+	assert_int_equal(mh_ops->get_cd(&mh), 1);
+	mmchal_mock_set_latency(&mh, 0, 0, 0, true);
+	sg[0].cpu = buf;
+	sg[0].len = 1024;
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->get_cd(&mh), 0);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_ENOMEDIUM);
+	assert_false(mmchal_mock_busy(&mh));
+	mmchal_mock_set_latency(&mh, 0, 0, 0, false);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ENOMEDIUM);
+	assert_int_equal(mmchal_mock_log_last(&mh)->state, MMCHAL_MOCK_ST_OFF);
+	assert_int_equal(mh_ops->card_busy(&mh), 0);
+	mmchal_mock_set_present(&mh, true);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_IDLE);
+	mh_sd_to_tran();
+	assert_int_equal(mh_pio(17, 0, MMCHAL_DIR_FROM_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_memory_equal(buf, mh_image, 512);
+}
+
+/* Busy after a write and after R1b commands; stuck busy; hardware busy detect. */
+static void test_busy(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.busy_latency = 3;
+	sd_tran(&cfg);
+	assert_int_equal(mh_pio(24, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_PRG);
+	/* A read while programming is illegal. */
+	assert_int_equal(mh_pio(17, 0, MMCHAL_DIR_FROM_CARD, 512, 1, buf, &c, &d),
+			 MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(mh_ops->card_busy(&mh), 1);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(7) | MMCHAL_MOCK_R1_ILLEGAL_COMMAND);
+	assert_int_equal(mh_ops->card_busy(&mh), 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(4) | MMCHAL_MOCK_R1_READY_FOR_DATA);
+
+	/* Stuck: busy for ever, until cleared. */
+	mmchal_mock_set_busy_stuck(&mh, true);
+	assert_int_equal(mh_pio(24, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(mh_ops->card_busy(&mh), 1);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_PRG);
+	mmchal_mock_set_busy_stuck(&mh, false);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(mh_ops->card_busy(&mh), 1);
+	assert_int_equal(mh_ops->card_busy(&mh), 0);
+
+	/* With MMCHAL_BUS_HW_BUSY an R1b command ends with MMCHAL_EV_BUSY_DONE. */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.busy_latency = 2;
+	cfg.host.bus = MMCHAL_BUS_HW_BUSY;
+	sd_tran(&cfg);
+	assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 2, buf, &c, &d), ALL_DONE);
+	{
+		struct mmchal_xfer x;
+		uint32_t ev;
+
+		memset(&x, 0, sizeof(x));
+		memset(&c, 0, sizeof(c));
+		c.opcode = 12;
+		c.flags = MMCHAL_RSP_R1B;
+		x.cmd = &c;
+		assert_int_equal(mh_ops->start(&mh, &x), 0);
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		/* busy_latency 2: this call and the next see busy. */
+		assert_int_equal(ev, CMD_DONE);
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, 0);
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, MMCHAL_EV_BUSY_DONE);
+		assert_false(mmchal_mock_busy(&mh));
+		/* Stuck: no BUSY_DONE; abort frees the controller. */
+		mmchal_mock_set_busy_stuck(&mh, true);
+		assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 2, buf, &c, &d), ALL_DONE);
+		memset(&c, 0, sizeof(c));
+		c.opcode = 12;
+		c.flags = MMCHAL_RSP_R1B;
+		assert_int_equal(mh_ops->start(&mh, &x), 0);
+		mmchal_mock_trigger(&mh);
+		for (int i = 0; i < 100; i++) {
+			assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+			assert_int_equal(ev & MMCHAL_EV_BUSY_DONE, 0);
+		}
+		assert_true(mmchal_mock_busy(&mh));
+		assert_int_equal(mh_ops->abort(&mh), 0);
+		assert_false(mmchal_mock_busy(&mh));
+		assert_int_equal(mmchal_mock_stats(&mh)->aborts, 1);
+	}
+}
+
+static void test_write_protect(void **state)
+{
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	sd_default();
+	assert_int_equal(mh_ops->get_ro(&mh), 0);
+	mmchal_mock_set_write_protect(&mh, true);
+	assert_int_equal(mh_ops->get_ro(&mh), 1);
+	memset(buf, 0, 512);
+	assert_int_equal(mh_pio(24, 3, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), DATA_ERR);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(4) | MMCHAL_MOCK_R1_READY_FOR_DATA |
+					    MMCHAL_MOCK_R1_WP_VIOLATION);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh_image[3 * 512], mh_pattern(3 * 512));
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh_cmd(32, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(33, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(38, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_true(c.resp[0] & MMCHAL_MOCK_R1_WP_ERASE_SKIP);
+	assert_int_equal(mh_image[0], mh_pattern(0));
+	/* TMP_WRITE_PROTECT in the CSD. */
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(9, MH_RCA << 16, MMCHAL_RSP_R2, &c), CMD_DONE);
+	assert_int_equal((c.resp[3] >> 12) & 1u, 1);
+	mmchal_mock_set_write_protect(&mh, false);
+	assert_int_equal(mh_cmd(7, MH_RCA << 16, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mh_pio(24, 3, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh_image[3 * 512], 0);
+}
+
+static void test_fail_op(void **state)
+{
+	struct mmchal_host_caps h;
+	struct mmchal_dma_caps dm;
+	struct mmchal_ios ios = {400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY, MMCHAL_POWER_ON,
+				 MMCHAL_SIGNAL_330};
+	struct mmchal_cmd c;
+	uint32_t ev = 7;
+
+	(void)state;
+	sd_default();
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_COUNT, MMCHAL_EIO, 0),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_PROBE, MMCHAL_EIO, 2), 0);
+	assert_int_equal(mh_ops->probe(&mh), MMCHAL_EIO);
+	assert_int_equal(mh_ops->probe(&mh), MMCHAL_EIO);
+	assert_int_equal(mh_ops->probe(&mh), 0);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_GET_CAPS, MMCHAL_ENOTSUP, 1), 0);
+	assert_int_equal(mh_ops->get_caps(&mh, &h, &dm), MMCHAL_ENOTSUP);
+	assert_int_equal(mh_ops->get_caps(&mh, &h, &dm), 0);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_SET_IOS, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EIO);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_START, MMCHAL_EBUSY, 1), 0);
+	{
+		struct mmchal_xfer x;
+
+		memset(&x, 0, sizeof(x));
+		memset(&c, 0, sizeof(c));
+		c.opcode = 13;
+		c.arg = MH_RCA << 16;
+		c.flags = MMCHAL_RSP_R1;
+		x.cmd = &c;
+		assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EBUSY);
+		assert_false(mmchal_mock_busy(&mh));
+		assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_HANDLE_IRQ, MMCHAL_EIO, 1),
+				 0);
+		assert_int_equal(mh_ops->start(&mh, &x), 0);
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), MMCHAL_EIO);
+		assert_int_equal(ev, 0);
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, CMD_DONE);
+		assert_int_equal(
+			mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_ABORT, MMCHAL_ETIMEDOUT, 1), 0);
+		assert_int_equal(mh_ops->start(&mh, &x), 0);
+		assert_int_equal(mh_ops->abort(&mh), MMCHAL_ETIMEDOUT);
+		assert_false(mmchal_mock_busy(&mh));
+		assert_int_equal(mmchal_mock_log_last(&mh)->cmd_error, MMCHAL_ECANCELED);
+	}
+	mmchal_mock_clear_faults(&mh);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mh_ops->handle_irq(NULL, &ev), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->handle_irq(&mh, NULL), MMCHAL_EINVAL);
+}
+
+/* ------------------------------------------------------------------ log */
+
+static void test_log(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_log_entry ring[4];
+	const struct mmchal_mock_log_entry *e;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.log = ring;
+	cfg.log_len = 4;
+	mh_init(&cfg);
+	assert_int_equal(mmchal_mock_log_count(&mh), 0);
+	assert_null(mmchal_mock_log_last(&mh));
+	mh_sd_to_tran(); /* 7 commands: 0 8 55 41 2 3 7 */
+	assert_int_equal(mmchal_mock_log_count(&mh), 4);
+	e = mmchal_mock_log_get(&mh, 0);
+	assert_int_equal(e->seq, 3);
+	assert_int_equal(e->opcode, 41 | MMCHAL_MOCK_ACMD);
+	assert_int_equal(e->state, MMCHAL_MOCK_ST_IDLE);
+	assert_int_equal(e->resp[0], 0xc0ff8000);
+	e = mmchal_mock_log_get(&mh, 1);
+	assert_int_equal(e->opcode, 2);
+	assert_int_equal(e->state, MMCHAL_MOCK_ST_READY);
+	assert_int_equal(e->resp[0], 0x4d4d4b4d);
+	e = mmchal_mock_log_get(&mh, 2);
+	assert_int_equal(e->opcode, 3);
+	assert_int_equal(e->flags, MMCHAL_RSP_R6);
+	assert_int_equal(e->events, CMD_DONE);
+	assert_null(mmchal_mock_log_get(&mh, 4));
+	assert_int_equal(mh_pio(18, 9, MMCHAL_DIR_FROM_CARD, 512, 2, buf, &c, &d), ALL_DONE);
+	e = mmchal_mock_log_last(&mh);
+	assert_int_equal(e->seq, 7);
+	assert_int_equal(e->opcode, 18);
+	assert_int_equal(e->arg, 9);
+	assert_int_equal(e->flags, MMCHAL_RSP_R1);
+	assert_int_equal(e->state, MMCHAL_MOCK_ST_TRAN);
+	assert_true(e->has_data);
+	assert_int_equal(e->dir, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(e->blksz, 512);
+	assert_int_equal(e->blocks, 2);
+	assert_int_equal(e->plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(e->sg_len, 1);
+	assert_int_equal(e->nsegs, 0);
+	assert_int_equal(e->blocks_done, 2);
+	assert_int_equal(e->cmd_error, 0);
+	assert_int_equal(e->data_error, 0);
+	assert_int_equal(e->events, ALL_DONE);
+	assert_int_equal(mmchal_mock_stats(&mh)->commands, 8);
+	mmchal_mock_log_clear(&mh);
+	assert_int_equal(mmchal_mock_log_count(&mh), 0);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_log_last(&mh)->seq, 8);
+
+	/* No ring: counters only. */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.log = NULL;
+	mh_init(&cfg);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_log_count(&mh), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->commands, 1);
+}
+
+/* ------------------------------------------------------------------ slot ops */
+
+static void test_set_ios(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_ios ios = {400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY, MMCHAL_POWER_ON,
+				 MMCHAL_SIGNAL_330};
+	struct mmchal_mock_status st;
+	struct mmchal_cmd c;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_SD_HS;
+	cfg.host.f_min_hz = 100000;
+	cfg.host.f_max_hz = 50000000;
+	sd_tran(&cfg);
+	assert_int_equal(mh_ops->set_ios(&mh, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	ios.bus_width = MMCHAL_BUS_WIDTH_8;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.bus_width = (enum mmchal_bus_width)2;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.bus_width = MMCHAL_BUS_WIDTH_4;
+	ios.timing = MMCHAL_TIMING_MMC_HS200;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.timing = MMCHAL_TIMING_SD_HS;
+	ios.signal_voltage = MMCHAL_SIGNAL_180;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.signal_voltage = MMCHAL_SIGNAL_330;
+	ios.clock_hz = 50000001;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.clock_hz = 99999;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.clock_hz = 50000000;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.ios.clock_hz, 50000000);
+	assert_int_equal(st.ios.bus_width, MMCHAL_BUS_WIDTH_4);
+	assert_int_equal(st.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(st.rca, MH_RCA);
+	assert_true(st.ccs);
+	assert_true(st.present);
+	/* Power off: the card loses its state and answers nothing. */
+	ios.power_mode = MMCHAL_POWER_OFF;
+	ios.clock_hz = 0;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	ios.power_mode = MMCHAL_POWER_ON;
+	ios.bus_width = MMCHAL_BUS_WIDTH_1;
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.clock_hz = 400000;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_IDLE);
+	assert_int_equal(mmchal_mock_stats(&mh)->set_ios, 4);
+}
+
+static void test_optional_ops(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+
+	(void)state;
+	sd_default();
+	assert_int_equal(mh_ops->hw_reset(&mh), MMCHAL_ENOTSUP);
+	assert_int_equal(mh_ops->enable_sdio_irq(&mh, true), MMCHAL_ENOTSUP);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 21), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), 0);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_TUNING, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), MMCHAL_EIO);
+	assert_int_equal(mmchal_mock_stats(&mh)->tunings, 1);
+	assert_int_equal(mh_ops->blocks_done(&mh, NULL), MMCHAL_EINVAL);
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_BROKEN_CD | MMCHAL_BUS_HW_RESET;
+	mh_init(&cfg);
+	assert_int_equal(mh_ops->get_cd(&mh), MMCHAL_ENOTSUP);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), MMCHAL_EIO); /* not in tran */
+	assert_int_equal(mh_ops->hw_reset(&mh), 0);                    /* no RST_n on SD */
+	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_checks),
+		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_pio_scatter),
+		cmocka_unit_test(test_dma_direct_default),
+		cmocka_unit_test(test_dma_hook_and_fault),
+		cmocka_unit_test(test_dma_rules),
+		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_fail_cmd),
+		cmocka_unit_test(test_fail_data),
+		cmocka_unit_test(test_removal),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_write_protect),
+		cmocka_unit_test(test_fail_op),
+		cmocka_unit_test(test_log),
+		cmocka_unit_test(test_set_ios),
+		cmocka_unit_test(test_optional_ops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
