@@ -178,7 +178,10 @@ static int mmc_hs200(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_MMC_HS200;
-	card->ios.signal_voltage = MMCHAL_SIGNAL_180;
+	/* HS200 signals at 1.8 V; a slot that cannot switch has its eMMC I/O
+	   wired to 1.8 V already (the binding's mmc-hs200-1_8v) */
+	if (card->caps.bus & MMCHAL_BUS_1_8V)
+		card->ios.signal_voltage = MMCHAL_SIGNAL_180;
 	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS200);
 	err = card_set_ios_(card);
 	if (!err)

@@ -286,7 +286,7 @@ static void test_mmc_hs200(void **state)
 {
 	(void)state;
 	start(FAKE_MMC);
-	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_1_8V;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
 	assert_int_equal(card.info.clock_hz, 200000000u);
