@@ -48,7 +48,7 @@ int sd_platform_init(struct sd_platform *p)
 		p->name = "rv64-virt-pci";
 		p->regs = (volatile void *)PCI_MMIO_BASE;
 		p->base_clock_hz = 0;
-		/* With -m 6G RAM spans 0x80000000..0x200000000; the test image uses
+		/* With -m 3G RAM spans 0x80000000..0x140000000; the test image uses
 		   the first 128 MiB. */
 		p->high_mem = 0x100100000ul;
 		p->below_4g_edge = 0xfffff000ul;
