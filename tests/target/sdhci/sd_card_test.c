@@ -46,14 +46,44 @@ static uint8_t pool_mem[256u * 1024u] __attribute__((aligned(4096)));
 static uint32_t pool_meta[MMCHAL_BOUNCE_META_BYTES(128) / sizeof(uint32_t)];
 static struct mmchal_bounce pool;
 
-/* Host up with the backend in @mode (and a bounce pool), card identified from power-up. */
-static int bring_up(enum mmchal_sdhci_dma mode, bool bounce)
+/* The lock of an interrupt-driven host: interrupts masked on the one CPU. */
+static mmchal_irqflags_t lock_save(void *ctx)
+{
+	(void)ctx;
+	return sd_platform_irq_save();
+}
+
+static void lock_restore(void *ctx, mmchal_irqflags_t flags)
+{
+	(void)ctx;
+	sd_platform_irq_restore(flags);
+}
+
+static uint64_t now(void *ctx)
+{
+	(void)ctx;
+	return sd_platform_now_ns();
+}
+
+static const struct mmchal_port_ops locked_ops = {
+	.lock_irqsave = lock_save,
+	.unlock_irqrestore = lock_restore,
+	.now_ns = now,
+	.delay_us = sd_delay_us,
+};
+static const struct mmchal_port locked_port = {.ops = &locked_ops};
+
+/* Host up with the backend in @mode (with a bounce pool, interrupt-driven), card
+   identified from power-up. */
+static int bring_up(enum mmchal_sdhci_dma mode, bool bounce, bool irq)
 {
 	void *table = mode == MMCHAL_SDHCI_DMA_ADMA2_64 ? (void *)plat.high_mem : adma_table;
 	bool adma = mode == MMCHAL_SDHCI_DMA_ADMA2_32 || mode == MMCHAL_SDHCI_DMA_ADMA2_64 ||
 		    mode == MMCHAL_SDHCI_DMA_AUTO;
+	const struct mmchal_port *port = irq ? &locked_port : &sd_port;
 	struct mmchal_sdhci_cfg scfg = {
-		.port = &sd_port,
+		.port = port,
+		.flags = irq ? MMCHAL_SDHCI_F_IRQ : 0,
 		.base_clock_hz = plat.base_clock_hz,
 		.bus_width = 4,
 		.dma = mode,
@@ -63,7 +93,7 @@ static int bring_up(enum mmchal_sdhci_dma mode, bool bounce)
 	};
 	struct mmchal_host_cfg hcfg = {
 		.backend = &be,
-		.port = &sd_port,
+		.port = port,
 		.seg_table = seg_table,
 		.seg_table_len = 16,
 	};
@@ -101,9 +131,9 @@ static int bring_up(enum mmchal_sdhci_dma mode, bool bounce)
 	return ret;
 }
 
-static void up_with(enum mmchal_sdhci_dma mode, bool bounce)
+static void up_with(enum mmchal_sdhci_dma mode, bool bounce, bool irq)
 {
-	int ret = bring_up(mode, bounce);
+	int ret = bring_up(mode, bounce, irq);
 
 	if (ret != 0) {
 		const struct mmchal_card_err *e = mmchal_card_last_error(&card);
@@ -119,7 +149,7 @@ static void up_with(enum mmchal_sdhci_dma mode, bool bounce)
 
 static void up(enum mmchal_sdhci_dma mode)
 {
-	up_with(mode, false);
+	up_with(mode, false, false);
 }
 
 static uint64_t plans(enum mmchal_plan p)
@@ -285,7 +315,7 @@ static void test_bounced(void **state)
 	uint64_t bounced, direct;
 
 	(void)state;
-	up_with(MMCHAL_SDHCI_DMA_SDMA, true);
+	up_with(MMCHAL_SDHCI_DMA_SDMA, true, false);
 	/* Three buffers for an engine of one segment: the card layer splits the read. */
 	direct = plans(MMCHAL_PLAN_DIRECT);
 	bounced = plans(MMCHAL_PLAN_BOUNCED);
@@ -303,7 +333,7 @@ static void test_bounced(void **state)
 	assert_int_equal(mmchal_card_read(&card, w->lba, w->count, &one, 1), 0);
 	sd_check(&one, 1, w->lba, w->tag);
 	/* ADMA2 bounces a read into an odd address too, and copies it back. */
-	up_with(MMCHAL_SDHCI_DMA_ADMA2_32, true);
+	up_with(MMCHAL_SDHCI_DMA_ADMA2_32, true, false);
 	bounced = plans(MMCHAL_PLAN_BOUNCED);
 	sd_scrub(&odd, 1);
 	assert_int_equal(mmchal_card_read(&card, 100, 16, &odd, 1), 0);
@@ -325,6 +355,90 @@ static void test_adma64_high(void **state)
 	write_and_verify(&plan[SDIMG_W_ADMA64], w, 3, r, 2, MMCHAL_PLAN_DIRECT);
 }
 
+static volatile bool req_finished;
+static volatile unsigned int irq_count;
+
+static void on_irq(void)
+{
+	irq_count++;
+	(void)mmchal_host_irq(&host);
+}
+
+static void on_done(struct mmchal_request *req)
+{
+	(void)req;
+	req_finished = true;
+}
+
+/* A read through mmchal_host_request(): only the interrupt handler can complete it. */
+static int async_read(uint32_t lba, uint32_t count, const struct mmchal_sg *sg, uint32_t n)
+{
+	struct mmchal_cmd cmd = {
+		.opcode = count > 1 ? 18 : 17,
+		.arg = mmchal_card_info(&card)->block_addr ? lba : lba * SDIMG_SECTOR,
+		.flags = MMCHAL_RSP_R1,
+	};
+	struct mmchal_cmd stop = {.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_data data = {.dir = MMCHAL_DIR_FROM_CARD,
+				   .blksz = SDIMG_SECTOR,
+				   .blocks = count,
+				   .sg = sg,
+				   .sg_len = n};
+	struct mmchal_request req = {
+		.cmd = &cmd, .data = &data, .stop = count > 1 ? &stop : NULL, .done = on_done};
+	uint64_t end;
+	int ret;
+
+	req_finished = false;
+	ret = mmchal_host_request(&host, &req);
+	if (ret)
+		return ret;
+	end = sd_platform_now_ns() + 1000000000ull;
+	while (!req_finished && sd_platform_now_ns() < end)
+		;
+	if (!req_finished) {
+		(void)mmchal_host_abort(&host);
+		return MMCHAL_ETIMEDOUT;
+	}
+	if (cmd.error || data.error)
+		return cmd.error ? cmd.error : data.error;
+	return req.stop ? stop.error : 0;
+}
+
+static void test_irq(void **state)
+{
+	static const enum mmchal_sdhci_dma modes[] = {MMCHAL_SDHCI_DMA_NONE, MMCHAL_SDHCI_DMA_SDMA,
+						      MMCHAL_SDHCI_DMA_ADMA2_32};
+	struct mmchal_sg three[3] = {sd_sg(area, 1001), sd_sg(area + 2000, 23),
+				     sd_sg(area + 4096, 11264)};
+	struct mmchal_sg one = sd_sg(area + 65536, 12288);
+	struct mmchal_sg s1 = sd_sg(area + 131072, SDIMG_SECTOR);
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		bool dma = modes[i] != MMCHAL_SDHCI_DMA_NONE;
+		const struct mmchal_sg *sg = dma ? &one : three;
+		uint32_t n = dma ? 1 : 3;
+		unsigned int before;
+
+		up_with(modes[i], false, true);
+		assert_int_not_equal(mmchal_host_limits(&host)->policy, MMCHAL_POLICY_POLLED);
+		assert_int_equal(sd_platform_irq_start(on_irq), 0);
+		before = irq_count;
+		sd_scrub(sg, n);
+		assert_int_equal(async_read(16, 24, sg, n), 0);
+		sd_check(sg, n, 16, 0);
+		sd_scrub(&s1, 1);
+		assert_int_equal(async_read(SDIMG_HEAD_SECTS - 1u, 1, &s1, 1), 0);
+		sd_check(&s1, 1, SDIMG_HEAD_SECTS - 1u, 0);
+		sd_platform_irq_stop();
+		mmt_printf("  %s, interrupt-driven (policy %u): %u interrupts for 2 reads\n",
+			   mmchal_sdhci_dma_name(modes[i]),
+			   (unsigned int)mmchal_host_limits(&host)->policy, irq_count - before);
+		assert_true(irq_count - before >= 2u);
+	}
+}
+
 int main(void)
 {
 	static const struct CMUnitTest base[] = {
@@ -332,11 +446,17 @@ int main(void)
 		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
 		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_bounced),
 	};
+	static const struct CMUnitTest with_irq[] = {
+		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
+		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
+		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_bounced),
+		cmocka_unit_test(test_irq),
+	};
 	static const struct CMUnitTest with64[] = {
 		cmocka_unit_test(test_identify),    cmocka_unit_test(test_pio),
 		cmocka_unit_test(test_sdma),        cmocka_unit_test(test_adma32),
 		cmocka_unit_test(test_last_sector), cmocka_unit_test(test_bounced),
-		cmocka_unit_test(test_adma64_high),
+		cmocka_unit_test(test_adma64_high), cmocka_unit_test(test_irq),
 	};
 	struct mmchal_sdhci_cfg cfg = {.port = &sd_port, .dma = MMCHAL_SDHCI_DMA_AUTO};
 
@@ -357,7 +477,11 @@ int main(void)
 	mmt_printf("sd-config: %s, SDHCI v%u.00, caps 0x%08x, best DMA %s, flags %u\n", plat.name,
 		   sdhci.spec + 1u, (unsigned int)sdhci.caps0, mmchal_sdhci_dma_name(sdhci.mode),
 		   (unsigned int)sd_flags);
+	mmt_printf("sd-irq: %s\n", plat.has_irq ? "yes" : "no");
+	/* The ADMA2-64 configurations are all on the board with interrupts. */
 	if (sd_flags & SDIMG_F_ADMA64)
-		return cmocka_run_group_tests(with64, NULL, NULL);
+		return plat.has_irq ? cmocka_run_group_tests(with64, NULL, NULL) : 1;
+	if (plat.has_irq)
+		return cmocka_run_group_tests(with_irq, NULL, NULL);
 	return cmocka_run_group_tests(base, NULL, NULL);
 }

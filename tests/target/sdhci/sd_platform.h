@@ -7,6 +7,7 @@
 #ifndef SD_PLATFORM_H
 #define SD_PLATFORM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sd_platform {
@@ -15,6 +16,7 @@ struct sd_platform {
 	uint32_t base_clock_hz;  /* for a capabilities register without one; 0 = none */
 	uintptr_t high_mem;      /* a free RAM window above 4 GiB, or 0 */
 	uintptr_t below_4g_edge; /* free RAM just below 4 GiB (for a segment across it), or 0 */
+	bool has_irq;            /* sd_platform_irq_start() works */
 };
 
 /* Find and enable the controller; 0 or -1 (printed why). */
@@ -22,5 +24,16 @@ int sd_platform_init(struct sd_platform *p);
 
 /* Monotonic time, ns. */
 uint64_t sd_platform_now_ns(void);
+
+/*
+ * The controller's interrupt line: sd_platform_irq_start() routes it to @fn
+ * (called in interrupt context) and enables interrupts; 0, or -1 when the
+ * board glue has no interrupt support. sd_platform_irq_stop() undoes it.
+ * The lock pair masks and restores the CPU's interrupts (a host lock on one CPU).
+ */
+int sd_platform_irq_start(void (*fn)(void));
+void sd_platform_irq_stop(void);
+uintptr_t sd_platform_irq_save(void);
+void sd_platform_irq_restore(uintptr_t flags);
 
 #endif /* SD_PLATFORM_H */

@@ -31,5 +31,27 @@ int sd_platform_init(struct sd_platform *p)
 	p->base_clock_hz = 50000000u;
 	p->high_mem = 0;
 	p->below_4g_edge = 0;
+	p->has_irq = false;
 	return 0;
+}
+
+/* Interrupts are not wired up on this board glue: the tests poll. */
+int sd_platform_irq_start(void (*fn)(void))
+{
+	(void)fn;
+	return -1;
+}
+
+void sd_platform_irq_stop(void)
+{
+}
+
+uintptr_t sd_platform_irq_save(void)
+{
+	return 0;
+}
+
+void sd_platform_irq_restore(uintptr_t flags)
+{
+	(void)flags;
 }
