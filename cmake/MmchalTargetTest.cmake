@@ -17,8 +17,12 @@ if(MMCHAL_TARGET_PLATFORM STREQUAL "mps2-an386")
 elseif(MMCHAL_TARGET_PLATFORM STREQUAL "virt-rv64")
   set(_mmt_platform_src "${_mmt_dir}/riscv/startup.c")
   set(_mmt_ldscript "${_mmt_dir}/riscv/virt.ld")
+elseif(MMCHAL_TARGET_PLATFORM STREQUAL "zynq-a9")
+  set(_mmt_platform_src "${_mmt_dir}/zynq-a9/startup.c")
+  set(_mmt_ldscript "${_mmt_dir}/zynq-a9/zynq-a9.ld")
 else()
-  message(FATAL_ERROR "On-target tests need MMCHAL_TARGET_PLATFORM (mps2-an386 or virt-rv64), "
+  message(FATAL_ERROR "On-target tests need MMCHAL_TARGET_PLATFORM (mps2-an386, virt-rv64 "
+          "or zynq-a9), "
           "set by cmake/toolchains/*.cmake; or configure with -DMMCHAL_BUILD_TESTS=OFF")
 endif()
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
@@ -100,3 +104,9 @@ add_test(NAME target_runner_selftest_trap
     -DEXPECT_RC=254 "-DEXPECT=\\[  CRASH   \\]"
     -P "${_mmt_dir}/check_run.cmake")
 set_tests_properties(target_runner_selftest_trap PROPERTIES TIMEOUT 30 LABELS target)
+
+# ------------------------------------------------------------- QEMU SD card
+# The SDHCI backend against QEMU's own SD card, on boards that have an SDHCI.
+if(MMCHAL_WITH_BACKEND_SDHCI AND EXISTS "${_mmt_dir}/sdhci/CMakeLists.txt")
+  add_subdirectory("${_mmt_dir}/sdhci" "${CMAKE_BINARY_DIR}/tests/target/sdhci")
+endif()

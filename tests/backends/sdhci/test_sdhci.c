@@ -1,0 +1,1118 @@
+/*
+ * SDHCI backend (src/backends/sdhci/) against a small register model behind
+ * the bus accessor: capability decoding, DMA mode choice, clock divider,
+ * power, command register bits, R2 decoding, PIO through the data port,
+ * ADMA2 descriptors and SDMA programming, every error the controller can
+ * report (which QEMU's controller cannot produce), busy, card events, abort
+ * and argument checks. The QEMU runs under tests/target/sdhci/ prove the
+ * same backend against an independent controller and card.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include <mmchal/sdhci.h>
+
+/* ------------------------------------------------------------ the model */
+
+struct model {
+	uint16_t version;
+	uint32_t caps0, caps1, present;
+	uint8_t r8[256]; /* plain registers, little-endian */
+	uint16_t norm, err;
+	uint32_t resp[4];
+	/* reaction to the next command */
+	uint16_t cmd_err; /* error bits to raise instead of command complete */
+	bool hold_xfer;   /* no transfer complete (data or busy) by itself */
+	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
+	uint8_t resets[16];
+	unsigned int nresets, ncmds, sdma_writes;
+	uint16_t last_cmd, last_mode, blkcnt;
+	/* PIO */
+	uint8_t card[4096];
+	uint32_t pos, limit, blksz;
+	bool reading, writing;
+	/* DMA memory: device address = index */
+	uint8_t mem[16384];
+};
+
+static struct model m;
+
+static uint16_t get16(uint32_t off)
+{
+	return (uint16_t)(m.r8[off] | m.r8[off + 1] << 8);
+}
+
+static void put16(uint32_t off, uint16_t v)
+{
+	m.r8[off] = (uint8_t)v;
+	m.r8[off + 1] = (uint8_t)(v >> 8);
+}
+
+static uint32_t get32(uint32_t off)
+{
+	return get16(off) | (uint32_t)get16(off + 2) << 16;
+}
+
+static void issue(uint16_t cmd)
+{
+	uint16_t mode = get16(0x0c);
+
+	m.ncmds++;
+	m.last_cmd = cmd;
+	m.last_mode = mode;
+	if (m.cmd_err) {
+		m.err |= m.cmd_err;
+		return;
+	}
+	m.norm |= 1u << 0;
+	if ((cmd & 3u) == 3u && !(cmd & 0x20u) && !m.hold_xfer)
+		m.norm |= 1u << 1;
+	if (!(cmd & 0x20u))
+		return;
+	m.blkcnt = get16(0x06);
+	m.blksz = get16(0x04) & 0xfffu;
+	if (mode & 1u) {
+		if (!m.hold_xfer) {
+			m.blkcnt = 0;
+			m.norm |= 1u << 1;
+		}
+		return;
+	}
+	m.pos = 0;
+	m.limit = m.blksz * m.blkcnt;
+	if (mode & 0x10u) {
+		m.reading = true;
+		m.present |= 1u << 11;
+		m.norm |= 1u << 5;
+	} else {
+		m.writing = true;
+		m.present |= 1u << 10;
+		m.norm |= 1u << 4;
+	}
+}
+
+static void pio_advance(void)
+{
+	m.pos += 4;
+	if (m.pos % m.blksz == 0)
+		m.blkcnt--;
+	if (m.pos == m.limit) {
+		m.present &= ~((1u << 10) | (1u << 11));
+		m.reading = m.writing = false;
+		if (!m.hold_xfer)
+			m.norm |= 1u << 1;
+	}
+}
+
+static uint16_t md_read16(void *ctx, uint32_t off)
+{
+	(void)ctx;
+	switch (off) {
+	case 0x06:
+		return m.blkcnt;
+	case 0x2c:
+		return (uint16_t)(get16(off) | ((get16(off) & 1u) && !m.clock_stuck ? 2u : 0u));
+	case 0xfe:
+		return m.version;
+	default:
+		return get16(off);
+	}
+}
+
+static void md_write16(void *ctx, uint32_t off, uint16_t v)
+{
+	(void)ctx;
+	switch (off) {
+	case 0x0e:
+		put16(off, v);
+		issue(v);
+		return;
+	case 0x28:
+		if (m.power_drops)
+			v &= (uint16_t)~0x100u;
+		put16(off, v);
+		return;
+	case 0x2e:
+		if (v >> 8) {
+			m.resets[m.nresets++ & 15u] = (uint8_t)(v >> 8);
+			if ((v >> 8) == 1u) {
+				uint8_t keep = m.r8[0x2e];
+
+				memset(m.r8, 0, sizeof(m.r8));
+				m.r8[0x2e] = keep;
+				m.norm = m.err = 0;
+			}
+		}
+		m.r8[0x2e] = (uint8_t)v;
+		m.r8[0x2f] = m.reset_stuck ? (uint8_t)(v >> 8) : 0;
+		return;
+	default:
+		put16(off, v);
+	}
+}
+
+static uint32_t md_read32(void *ctx, uint32_t off)
+{
+	uint32_t v = 0;
+
+	(void)ctx;
+	switch (off) {
+	case 0x10:
+	case 0x14:
+	case 0x18:
+	case 0x1c:
+		return m.resp[(off - 0x10) / 4];
+	case 0x20:
+		if (m.reading) {
+			memcpy(&v, m.card + m.pos, 4);
+			pio_advance();
+		}
+		return v;
+	case 0x24:
+		return m.present | (m.inhibit_stuck ? 1u : 0u);
+	case 0x30:
+		return m.norm | (m.err ? 0x8000u : 0u) | (uint32_t)m.err << 16;
+	case 0x40:
+		return m.caps0;
+	case 0x44:
+		return m.caps1;
+	default:
+		return get32(off);
+	}
+}
+
+static void md_write32(void *ctx, uint32_t off, uint32_t v)
+{
+	(void)ctx;
+	switch (off) {
+	case 0x00:
+		m.sdma_writes++;
+		break;
+	case 0x20:
+		if (m.writing) {
+			memcpy(m.card + m.pos, &v, 4);
+			pio_advance();
+		}
+		return;
+	case 0x30:
+		m.norm &= (uint16_t)~v;
+		m.err &= (uint16_t) ~(v >> 16);
+		return;
+	case 0x34:
+		/* A status bit whose enable is off reads 0 (2.2.19). */
+		m.norm &= (uint16_t)v;
+		m.err &= (uint16_t)(v >> 16);
+		break;
+	default:
+		break;
+	}
+	put16(off, (uint16_t)v);
+	put16(off + 2, (uint16_t)(v >> 16));
+}
+
+static const struct mmchal_bus_ops model_ops = {
+	.read16 = md_read16,
+	.write16 = md_write16,
+	.read32 = md_read32,
+	.write32 = md_write32,
+};
+
+/* ------------------------------------------------------------- the port */
+
+static uint64_t clock_ns;
+static unsigned int cleans;
+static const void *clean_addr;
+static size_t clean_len;
+
+/* Every reading 1 us later: bounded waits end after a known number of polls. */
+static uint64_t p_now(void *ctx)
+{
+	(void)ctx;
+	clock_ns += 1000;
+	return clock_ns;
+}
+
+static void p_delay(void *ctx, uint32_t us)
+{
+	(void)ctx;
+	clock_ns += us * 1000ull;
+}
+
+static void p_clean(void *ctx, const void *addr, size_t len)
+{
+	(void)ctx;
+	cleans++;
+	clean_addr = addr;
+	clean_len = len;
+}
+
+static void p_inval(void *ctx, void *addr, size_t len)
+{
+	(void)ctx;
+	(void)addr;
+	(void)len;
+}
+
+static const struct mmchal_port_ops port_ops = {
+	.now_ns = p_now,
+	.delay_us = p_delay,
+	.cache_clean = p_clean,
+	.cache_invalidate = p_inval,
+};
+static const struct mmchal_port port = {.ops = &port_ops};
+
+/* ---------------------------------------------------------------- setup */
+
+#define CAPS_QEMU_V3 0x157834b4u /* 52 MHz base and timeout clock, SDMA, ADMA2, 64-bit */
+#define CAPS_ZYNQ    0x69ec0080u /* no base clock, 8-bit, SDMA, ADMA2, 32-bit */
+#define TABLE_DMA    0x1000u
+
+static struct mmchal_sdhci h;
+static struct mmchal_backend be;
+
+static struct mmchal_sdhci_cfg base_cfg(void)
+{
+	struct mmchal_sdhci_cfg c = {
+		.bus = {.ops = &model_ops},
+		.port = &port,
+		.adma_table = m.mem + TABLE_DMA,
+		.adma_table_dma = TABLE_DMA,
+		.adma_table_size = MMCHAL_SDHCI_ADMA_TABLE_SIZE(8),
+	};
+
+	return c;
+}
+
+static void model_reset(uint16_t version, uint32_t caps0)
+{
+	memset(&m, 0, sizeof(m));
+	m.version = version;
+	m.caps0 = caps0;
+	m.present = (1u << 16) | (1u << 17) | (1u << 19) | (0xfu << 20);
+	cleans = 0;
+}
+
+static int up(const struct mmchal_sdhci_cfg *c)
+{
+	int ret = mmchal_sdhci_init(&h, c, &be);
+
+	return ret ? ret : be.ops->probe(be.ctx);
+}
+
+static void up_ok(uint16_t version, uint32_t caps0, enum mmchal_sdhci_dma dma)
+{
+	struct mmchal_sdhci_cfg c = base_cfg();
+
+	model_reset(version, caps0);
+	c.dma = dma;
+	assert_int_equal(up(&c), 0);
+}
+
+static int power_on(uint32_t hz, enum mmchal_bus_width w)
+{
+	struct mmchal_ios ios = {.clock_hz = hz, .bus_width = w, .power_mode = MMCHAL_POWER_ON};
+
+	return be.ops->set_ios(be.ctx, &ios);
+}
+
+/* Poll until nothing more happens; returns the events seen. */
+static uint32_t poll(void)
+{
+	uint32_t all = 0, ev;
+
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(be.ops->handle_irq(be.ctx, &ev), 0);
+		all |= ev;
+	}
+	return all;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_init_rejects(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	model_reset(0x2402, CAPS_QEMU_V3);
+	c = base_cfg();
+	assert_int_equal(mmchal_sdhci_init(NULL, &c, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhci_init(&h, NULL, NULL), MMCHAL_EINVAL);
+	c.bus.bus_shift = 1;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.port = NULL;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.bus_width = 2;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.dma = (enum mmchal_sdhci_dma)9;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.adma_table_size = 0;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.adma_table_dma = TABLE_DMA + 4;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c = base_cfg();
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_64;
+	c.adma_table_size = 8;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	/* Nothing above touched a register. */
+	assert_int_equal(m.nresets, 0);
+
+	c = base_cfg();
+	be.ops = NULL;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, &be), 0);
+	assert_ptr_equal(be.ops, &mmchal_sdhci_ops);
+	assert_ptr_equal(be.ctx, &h);
+	assert_int_equal(mmchal_backend_check(&be), 0);
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_ADMA2_64), "adma2-64");
+	assert_string_equal(mmchal_sdhci_dma_name((enum mmchal_sdhci_dma)7), "unknown");
+}
+
+static void test_probe_v3(void **state)
+{
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	up_ok(0x2402, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(h.spec, 2);
+	assert_int_equal(h.vendor, 0x24);
+	assert_int_equal(h.base_hz, 52000000u);
+	assert_int_equal(h.tmclk_hz, 52000000u);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(h.max_segs, MMCHAL_SDHCI_ADMA_TABLE_SIZE(8) / 12u);
+	/* One reset-all write; status enables set, signals off (polled). */
+	assert_int_equal(m.nresets, 1);
+	assert_int_equal(m.resets[0], 1);
+	assert_int_equal(get32(0x34), 0x03ff00fbu);
+	assert_int_equal(get32(0x38), 0);
+	assert_int_equal(m.r8[0x2e], 0x0e);
+
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus, MMCHAL_BUS_4_BIT | MMCHAL_BUS_SD_HS | MMCHAL_BUS_MMC_HS |
+					 MMCHAL_BUS_CMD23 | MMCHAL_BUS_AUTO_CMD12 |
+					 MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_SDIO_IRQ);
+	assert_int_equal(hc.f_min_hz, 25416u); /* 52 MHz / 2046, rounded up */
+	assert_int_equal(hc.f_max_hz, 52000000u);
+	assert_int_equal(hc.blk_count_bits, 16);
+	assert_int_equal(hc.max_blk_size, 512);
+	assert_int_equal(hc.completion, MMCHAL_COMPLETES_POLLED);
+	assert_int_equal(dc.kind, MMCHAL_DMA_INTERNAL);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+		assert_int_equal(dc.dir[d].addr_bits, 64);
+		assert_int_equal(dc.dir[d].addr_align, 4);
+		assert_int_equal(dc.dir[d].max_segs, h.max_segs);
+		assert_int_equal(dc.dir[d].max_seg_size, 65536);
+		assert_int_equal(dc.dir[d].seg_boundary, 0);
+		assert_false(dc.dir[d].coherent);
+	}
+
+	/* UHS-I from the second capabilities word: SDR50 without tuning, DDR50. */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 26));
+	m.caps1 = (1u << 0) | (1u << 2);
+	{
+		struct mmchal_sdhci_cfg c = base_cfg();
+
+		c.flags = MMCHAL_SDHCI_F_IRQ | MMCHAL_SDHCI_F_COHERENT |
+			  MMCHAL_SDHCI_F_NONREMOVABLE;
+		c.f_max_hz = 25000000u;
+		assert_int_equal(up(&c), 0);
+	}
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25 |
+				   MMCHAL_BUS_UHS_SDR50 | MMCHAL_BUS_UHS_DDR50 |
+				   MMCHAL_BUS_UHS_SDR104 | MMCHAL_BUS_NONREMOVABLE),
+			 MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25 |
+				 MMCHAL_BUS_UHS_SDR50 | MMCHAL_BUS_UHS_DDR50 |
+				 MMCHAL_BUS_NONREMOVABLE);
+	assert_int_equal(hc.f_max_hz, 25000000u);
+	assert_int_equal(hc.completion, MMCHAL_COMPLETES_IN_IRQ);
+	assert_true(dc.dir[0].coherent);
+	/* With an interrupt line the signal enables follow the status enables, and
+	   non-removable drops the card insert/remove interrupts. */
+	assert_int_equal(get32(0x38), 0x03ff003bu);
+	assert_int_equal(get32(0x34), 0x03ff003bu);
+}
+
+static void test_probe_zynq(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	/* No base clock in the capabilities and none configured. */
+	model_reset(0x8901, CAPS_ZYNQ);
+	c = base_cfg();
+	assert_int_equal(up(&c), MMCHAL_EINVAL);
+	assert_false(h.probed);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+
+	c.base_clock_hz = 50000000u;
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.spec, 1);
+	assert_int_equal(h.base_hz, 50000000u);
+	assert_int_equal(h.tmclk_hz, 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(h.max_segs, MMCHAL_SDHCI_ADMA_TABLE_SIZE(8) / 8u);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	/* An embedded slot type does not make the slot non-removable. */
+	assert_int_equal(hc.bus & (MMCHAL_BUS_8_BIT | MMCHAL_BUS_NONREMOVABLE), MMCHAL_BUS_8_BIT);
+	assert_int_equal(hc.f_min_hz, 195313u); /* 50 MHz / 256, rounded up */
+	assert_int_equal(dc.dir[1].addr_bits, 32);
+
+	/* ADMA2-64 needs the 64-bit system bus. */
+	model_reset(0x8901, CAPS_ZYNQ);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_64;
+	assert_int_equal(up(&c), MMCHAL_ENOTSUP);
+	/* The 32-bit ADMA system address cannot reach a table above 4 GiB. */
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	c.adma_table_dma = 0x100000000ull;
+	assert_int_equal(up(&c), MMCHAL_EINVAL);
+	/* AUTO then falls back to SDMA. */
+	c.dma = MMCHAL_SDHCI_DMA_AUTO;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.dir[0].max_segs, 1);
+	assert_int_equal(dc.dir[0].max_seg_size, 512u * 1024u);
+	assert_int_equal(dc.dir[0].seg_boundary, 512u * 1024u - 1u);
+	assert_int_equal(dc.dir[0].max_xfer, 512u * 1024u);
+}
+
+static void test_probe_pio_only(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	model_reset(0x0001, 0x01003200u); /* 50 MHz, 3.3 V, no SDMA, no ADMA2 */
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.kind, MMCHAL_DMA_NONE);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_SD_HS | MMCHAL_BUS_1_8V), 0);
+	c.dma = MMCHAL_SDHCI_DMA_SDMA;
+	assert_int_equal(up(&c), MMCHAL_ENOTSUP);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(up(&c), MMCHAL_ENOTSUP);
+	/* A reset that never ends. */
+	c.dma = MMCHAL_SDHCI_DMA_NONE;
+	m.reset_stuck = true;
+	assert_int_equal(up(&c), MMCHAL_ETIMEDOUT);
+}
+
+static void test_clock(void **state)
+{
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	/* v3.00: N = ceil(52 MHz / (2 x 400 kHz)) = 65, exactly 400 kHz. */
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	assert_int_equal(h.clock_hz, 400000u);
+	assert_int_equal(get16(0x2c), (65u << 8) | 0x5u);
+	/* 25 MHz: 52 / 2 = 26 MHz would be too fast, N = 2 gives 13 MHz. */
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.clock_hz, 13000000u);
+	assert_int_equal(power_on(52000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.clock_hz, 52000000u);
+	assert_int_equal(get16(0x2c), 0x5u);
+	/* N = 1000 uses the upper divider bits 7:6. */
+	assert_int_equal(power_on(26000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(get16(0x2c), ((1000u & 0xffu) << 8) | (3u << 6) | 0x5u);
+	assert_int_equal(power_on(10000, MMCHAL_BUS_WIDTH_4), MMCHAL_ERANGE);
+	assert_int_equal(h.clock_hz, 0);
+	m.clock_stuck = true;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), MMCHAL_ETIMEDOUT);
+	assert_int_equal(get16(0x2c) & 0x4u, 0); /* the card clock stays off */
+
+	/* v2.00: powers of two; 400 kHz from 52 MHz is 52 / 256 = 203125 Hz. */
+	up_ok(0x0001, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	assert_int_equal(h.clock_hz, 203125u);
+	assert_int_equal(get16(0x2c), (0x80u << 8) | 0x5u);
+	assert_int_equal(power_on(26000000, MMCHAL_BUS_WIDTH_1), 0);
+	assert_int_equal(get16(0x2c), (0x01u << 8) | 0x5u);
+	assert_int_equal(power_on(100000, MMCHAL_BUS_WIDTH_1), MMCHAL_ERANGE);
+}
+
+static void test_power_and_bus(void **state)
+{
+	struct mmchal_ios ios = {.bus_width = MMCHAL_BUS_WIDTH_4, .power_mode = MMCHAL_POWER_ON};
+
+	(void)state;
+	up_ok(0x0001, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	/* 3.3 V and bus power; 4-bit. */
+	assert_int_equal(get16(0x28), 0x0f02u);
+	ios.timing = MMCHAL_TIMING_SD_HS;
+	ios.clock_hz = 50000000;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28), 0x0f06u);
+	ios.timing = MMCHAL_TIMING_MMC_HS200;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_UHS_SDR50;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.signal_voltage = MMCHAL_SIGNAL_180; /* v2.00: no Host Control 2 */
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.signal_voltage = MMCHAL_SIGNAL_330;
+	ios.bus_width = MMCHAL_BUS_WIDTH_8; /* wired 4 (the default) */
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	ios.bus_width = (enum mmchal_bus_width)2;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->set_ios(be.ctx, NULL), MMCHAL_EINVAL);
+	ios.bus_width = MMCHAL_BUS_WIDTH_1;
+	ios.power_mode = MMCHAL_POWER_OFF;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0xff00u, 0);
+	assert_int_equal(h.clock_hz, 0);
+
+	/* The controller drops bus power: no card, or the voltage is refused. */
+	m.power_drops = true;
+	m.present &= ~(1u << 16);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), MMCHAL_ENOMEDIUM);
+	m.present |= 1u << 16;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), MMCHAL_ENOTSUP);
+
+	/* v3.00: UHS mode select and the 1.8 V switch in Host Control 2. */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 26));
+	m.caps1 = 1u << 2;
+	{
+		struct mmchal_sdhci_cfg c = base_cfg();
+
+		assert_int_equal(up(&c), 0);
+	}
+	ios.power_mode = MMCHAL_POWER_ON;
+	ios.timing = MMCHAL_TIMING_UHS_DDR50;
+	ios.signal_voltage = MMCHAL_SIGNAL_180;
+	ios.clock_hz = 50000000;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x0cu);
+	assert_int_equal(get16(0x28) & 0x04u, 0x04u);
+}
+
+static void test_command_bits(void **state)
+{
+	static const struct {
+		uint32_t op, flags;
+		uint16_t bits;
+	} t[] = {
+		{0, MMCHAL_RSP_NONE, 0x0000}, {8, MMCHAL_RSP_R7, 0x081a},
+		{41, MMCHAL_RSP_R3, 0x2902},  {2, MMCHAL_RSP_R2, 0x0209},
+		{7, MMCHAL_RSP_R1B, 0x071b},  {12, MMCHAL_RSP_R1B, 0x0cdb},
+	};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct mmchal_cmd c = {.opcode = t[i].op, .arg = 0x1aa + i, .flags = t[i].flags};
+		struct mmchal_xfer x = {.cmd = &c};
+		uint32_t ev;
+
+		m.resp[0] = 0x900 + i;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(m.last_cmd, t[i].bits);
+		assert_int_equal(m.last_mode, 0);
+		assert_int_equal(get32(0x08), 0x1aa + i);
+		ev = poll();
+		if (t[i].flags & MMCHAL_RSP_BUSY)
+			assert_int_equal(ev, MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE);
+		else
+			assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
+		assert_int_equal(c.error, 0);
+		if (t[i].flags == MMCHAL_RSP_R7)
+			assert_int_equal(c.resp[0], 0x900 + i);
+	}
+	/* R2: the registers hold bits 127:8 as 119:0. */
+	{
+		struct mmchal_cmd c = {.opcode = 2, .flags = MMCHAL_RSP_R2};
+		struct mmchal_xfer x = {.cmd = &c};
+
+		m.resp[0] = 0x44332211u;
+		m.resp[1] = 0x88776655u;
+		m.resp[2] = 0xccbbaa99u;
+		m.resp[3] = 0x00ffeeddu;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(c.resp[0], 0xffeeddccu);
+		assert_int_equal(c.resp[1], 0xbbaa9988u);
+		assert_int_equal(c.resp[2], 0x77665544u);
+		assert_int_equal(c.resp[3], 0x33221100u);
+	}
+	/* Nothing pending: no events. */
+	assert_int_equal(poll(), 0);
+}
+
+static void test_start_rejects(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = 512};
+	struct mmchal_dma_seg seg = {.addr = 0x2000, .len = 512};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	unsigned int n;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	n = m.ncmds;
+	assert_int_equal(be.ops->start(NULL, &x), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->start(be.ctx, NULL), MMCHAL_EINVAL);
+	c.opcode = 64;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	c.opcode = 17;
+	c.flags = MMCHAL_RSP_136 | MMCHAL_RSP_BUSY | MMCHAL_RSP_PRESENT;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	c.flags = MMCHAL_RSP_CRC;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	c.flags = MMCHAL_RSP_R1;
+	d.blksz = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blksz = 1024; /* above the 512 bytes of the capabilities */
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blksz = 512;
+	d.blocks = 0x10000;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blocks = 2; /* the list holds one block */
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blocks = 1;
+	sg.cpu = NULL;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	sg.cpu = buf;
+	/* DMA plans: the segment list. */
+	x.plan = MMCHAL_PLAN_DIRECT;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL); /* no segs */
+	x.segs = &seg;
+	x.nsegs = h.max_segs + 1u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	x.nsegs = 1;
+	seg.addr = 0x2002;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	seg.addr = 0xfffffe00u + 4u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_ERANGE);
+	seg.addr = 0x2000;
+	seg.len = 256;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	seg.len = 512;
+	x.auto_stop = true;
+	x.data = NULL;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	x.auto_stop = false;
+	x.data = &d;
+	/* Command inhibit that never clears. */
+	m.inhibit_stuck = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	m.inhibit_stuck = false;
+	assert_int_equal(m.ncmds, n);
+	/* One in flight: a second start is refused. */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(m.ncmds, n + 1u);
+
+	/* SDMA: one segment, inside a 512 KiB window. */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	seg.addr = 0x7fe00u + 256u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	/* PIO only: no DMA plan. */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	seg.addr = 0x2000;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+}
+
+static void test_pio(void **state)
+{
+	uint8_t a[1001], b[23], cbuf[1024];
+	struct mmchal_sg sg[3] = {{.cpu = a, .len = sizeof(a)},
+				  {.cpu = b, .len = sizeof(b)},
+				  {.cpu = cbuf, .len = sizeof(cbuf)}};
+	struct mmchal_cmd c = {.opcode = 18, .arg = 7, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 4, .sg = sg, .sg_len = 3};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = true};
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 7u + 3u);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	/* Block count enable, read, multi-block, auto-CMD12; 512-byte blocks, 512 KiB boundary. */
+	assert_int_equal(m.last_mode, 0x36);
+	assert_int_equal(m.last_cmd, 0x123a);
+	assert_int_equal(get16(0x04), 0x7200);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 2048);
+	assert_int_equal(d.error, 0);
+	assert_memory_equal(a, m.card, sizeof(a));
+	assert_memory_equal(b, m.card + sizeof(a), sizeof(b));
+	assert_memory_equal(cbuf, m.card + sizeof(a) + sizeof(b), sizeof(cbuf));
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 4);
+
+	/* Write the same list back, one block: CMD24 without auto-CMD12. */
+	memset(m.card, 0, sizeof(m.card));
+	sg[0].len = 500;
+	sg[1].len = 12;
+	c.opcode = 24;
+	d.dir = MMCHAL_DIR_TO_CARD;
+	d.blocks = 1;
+	d.sg_len = 2;
+	x.auto_stop = false;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_mode, 0x02);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_memory_equal(m.card, a, 500);
+	assert_memory_equal(m.card + 500, b, 12);
+	assert_int_equal(m.card[512], 0);
+}
+
+static void test_adma_descriptors(void **state)
+{
+	struct mmchal_dma_seg segs[3] = {{0x4000, 512}, {0x12345678, 65536}, {0x8004, 1024}};
+	struct mmchal_sg sg = {.len = 1};
+	struct mmchal_cmd c = {.opcode = 25, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_TO_CARD, .blksz = 512, .blocks = 131, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c,
+				.data = &d,
+				.plan = MMCHAL_PLAN_DIRECT,
+				.segs = segs,
+				.nsegs = 3,
+				.auto_stop = true};
+	const uint8_t *t = m.mem + TABLE_DMA;
+	static const uint8_t want32[24] = {
+		0x21, 0,    0x00, 0x02, 0x00, 0x40, 0x00, 0x00, 0x21, 0,    0x00, 0x00,
+		0x78, 0x56, 0x34, 0x12, 0x23, 0,    0x00, 0x04, 0x04, 0x80, 0x00, 0x00,
+	};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_memory_equal(t, want32, sizeof(want32));
+	assert_int_equal(cleans, 1);
+	assert_ptr_equal(clean_addr, t);
+	assert_int_equal(clean_len, 24);
+	assert_int_equal(get32(0x58), TABLE_DMA);
+	assert_int_equal(m.r8[0x28] & 0x18u, 0x10u);
+	assert_int_equal(m.last_mode, 0x27); /* DMA, count, auto-CMD12, multi, write */
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 131u * 512u);
+
+	/* 64-bit: 12-byte descriptors with address bits 63:32, table address high half. */
+	{
+		struct mmchal_sdhci_cfg cfg = base_cfg();
+
+		model_reset(0x0002, CAPS_QEMU_V3);
+		cfg.adma_table_dma = 0x200001000ull;
+		cfg.flags = MMCHAL_SDHCI_F_COHERENT;
+		assert_int_equal(up(&cfg), 0);
+	}
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	segs[1].addr = 0x123456780ull;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(t[12], 0x21);
+	assert_int_equal(t[14] | t[15], 0); /* 65536 as length 0 */
+	assert_int_equal(t[16] | t[17] << 8 | t[18] << 16 | (uint32_t)t[19] << 24, 0x23456780u);
+	assert_int_equal(t[20], 0x01);
+	assert_int_equal(t[24], 0x23);
+	assert_int_equal(get32(0x58), 0x1000u);
+	assert_int_equal(get32(0x5c), 0x2u);
+	assert_int_equal(m.r8[0x28] & 0x18u, 0x18u);
+	assert_int_equal(cleans, 0); /* coherent: no cache maintenance */
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+}
+
+static void test_sdma(void **state)
+{
+	struct mmchal_dma_seg seg = {0x80000, 4096};
+	struct mmchal_sg sg = {.len = 1};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 8, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_BOUNCED, .segs = &seg, .nsegs = 1};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(get32(0x00), 0x80000u);
+	assert_int_equal(m.sdma_writes, 1);
+	assert_int_equal(m.r8[0x28] & 0x18u, 0);
+	assert_int_equal(m.last_mode, 0x33);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	/* A DMA interrupt at a boundary: the address register is written again. */
+	m.norm |= 1u << 3;
+	assert_int_equal(poll(), 0);
+	assert_int_equal(m.sdma_writes, 2);
+	m.norm |= 1u << 1;
+	assert_int_equal(poll(), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 4096);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		uint16_t err;
+		bool data;
+		int cmd_error, data_error;
+	} t[] = {
+		{1u << 0, false, MMCHAL_ETIMEDOUT, 0},
+		{1u << 1, false, MMCHAL_EIO, 0},
+		{1u << 2, false, MMCHAL_EIO, 0},
+		{1u << 3, false, MMCHAL_EPROTO, 0},
+		{1u << 0, true, MMCHAL_ETIMEDOUT, MMCHAL_ECANCELED},
+	};
+	uint8_t buf[2048];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 4, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .auto_stop = true};
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t want = MMCHAL_EV_CMD_ERROR | (t[i].data ? MMCHAL_EV_DATA_ERROR : 0);
+
+		x.data = t[i].data ? &d : NULL;
+		x.auto_stop = t[i].data;
+		m.cmd_err = t[i].err;
+		m.nresets = 0;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(poll(), want);
+		assert_int_equal(c.error, t[i].cmd_error);
+		if (t[i].data)
+			assert_int_equal(d.error, t[i].data_error);
+		/* CMD then DAT line, one write each. */
+		assert_int_equal(m.nresets, 2);
+		assert_int_equal(m.resets[0], 2);
+		assert_int_equal(m.resets[1], 4);
+	}
+	m.cmd_err = 0;
+
+	/* Data phase errors after a good response; the counter says 3 blocks are left. */
+	{
+		static const struct {
+			uint16_t err;
+			int error;
+		} e[] = {
+			{1u << 4, MMCHAL_ETIMEDOUT}, {1u << 5, MMCHAL_EIO},
+			{1u << 6, MMCHAL_EIO},       {1u << 9, MMCHAL_EFAULT},
+			{1u << 8, MMCHAL_ETIMEDOUT},
+		};
+
+		x.data = &d;
+		x.auto_stop = true;
+		for (unsigned int i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+			m.hold_xfer = true;
+			assert_int_equal(be.ops->start(be.ctx, &x), 0);
+			assert_int_equal(poll() & MMCHAL_EV_CMD_DONE, MMCHAL_EV_CMD_DONE);
+			m.reading = false;
+			m.blkcnt = 3;
+			m.err |= e[i].err;
+			put16(0x3c, 1u << 1); /* auto-CMD12 timeout */
+			m.nresets = 0;
+			assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+			assert_int_equal(d.error, e[i].error);
+			assert_int_equal(m.nresets, 2);
+			assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+			assert_int_equal(done, 1);
+			assert_int_equal(d.bytes_xfered, done * 512u);
+		}
+		put16(0x3c, 0);
+	}
+	m.hold_xfer = false;
+
+	/* A written block counted by the controller may still fail: one less is reported. */
+	{
+		struct mmchal_dma_seg seg = {0x2000, 2048};
+
+		x.plan = MMCHAL_PLAN_DIRECT;
+		x.segs = &seg;
+		x.nsegs = 1;
+		d.dir = MMCHAL_DIR_TO_CARD;
+		c.opcode = 25;
+		m.hold_xfer = true;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		m.blkcnt = 1; /* 3 blocks have left the controller */
+		assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+		assert_int_equal(done, 2);
+		m.err |= 1u << 5;
+		assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+		assert_int_equal(d.bytes_xfered, 1024);
+		m.hold_xfer = false;
+	}
+}
+
+static void test_busy(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 7, .arg = 0x45670000, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	/* DAT0 low while busy. */
+	m.present &= ~(1u << 20);
+	assert_int_equal(be.ops->card_busy(be.ctx), 1);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	m.present |= 1u << 20;
+	assert_int_equal(be.ops->card_busy(be.ctx), 0);
+	m.norm |= 1u << 1;
+	assert_int_equal(poll(), MMCHAL_EV_BUSY_DONE);
+	/* Busy that outlasts the data timeout. */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	m.err |= 1u << 4;
+	m.nresets = 0;
+	assert_int_equal(poll(), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(m.nresets, 2);
+}
+
+static void test_card_events(void **state)
+{
+	struct mmchal_sdhci_cfg cfg;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(be.ops->get_cd(be.ctx), 1);
+	assert_int_equal(be.ops->get_ro(be.ctx), 0);
+	m.present &= ~((1u << 16) | (1u << 19));
+	assert_int_equal(be.ops->get_cd(be.ctx), 0);
+	assert_int_equal(be.ops->get_ro(be.ctx), 1);
+	m.norm |= 1u << 7;
+	assert_int_equal(poll(), MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(m.norm, 0);
+
+	/* SDIO card interrupt: reported once, then masked until enabled again. */
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
+	m.norm |= 1u << 8;
+	assert_int_equal(poll(), MMCHAL_EV_SDIO_IRQ);
+	assert_int_equal(get32(0x34) & (1u << 8), 0);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, false), 0);
+
+	cfg = base_cfg();
+	cfg.flags = MMCHAL_SDHCI_F_NONREMOVABLE;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(be.ops->get_cd(be.ctx), 1);
+	assert_int_equal(be.ops->get_ro(be.ctx), 0);
+	cfg.flags = MMCHAL_SDHCI_F_BROKEN_CD;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(be.ops->get_cd(be.ctx), MMCHAL_ENOTSUP);
+	assert_int_equal(get32(0x34) & 0xc0u, 0);
+}
+
+static void test_abort(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	uint32_t done = 9;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	/* The card sends nothing: the core's timeout aborts. */
+	m.hold_xfer = true;
+	m.cmd_err = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.reading = false;
+	m.present &= ~(1u << 11);
+	m.nresets = 0;
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.nresets, 2);
+	assert_int_equal(m.resets[0], 2);
+	assert_int_equal(m.resets[1], 4);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	/* Ready for the next command. */
+	m.hold_xfer = false;
+	m.norm = 0;
+	{
+		struct mmchal_cmd s = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+		struct mmchal_xfer sx = {.cmd = &s};
+
+		assert_int_equal(be.ops->start(be.ctx, &sx), 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	}
+	m.reset_stuck = true;
+	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_ETIMEDOUT);
+}
+
+static void test_ops_reject_unprobed(void **state)
+{
+	struct mmchal_sdhci_cfg cfg;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_ios ios = {.bus_width = MMCHAL_BUS_WIDTH_1};
+	struct mmchal_cmd c = {.opcode = 0};
+	struct mmchal_xfer x = {.cmd = &c};
+	uint32_t v;
+
+	(void)state;
+	model_reset(0x0002, CAPS_QEMU_V3);
+	cfg = base_cfg();
+	assert_int_equal(mmchal_sdhci_init(&h, &cfg, &be), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->handle_irq(be.ctx, &v), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->handle_irq(be.ctx, NULL), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->card_busy(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_cd(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_ro(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &v), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->probe(NULL), MMCHAL_EINVAL);
+	assert_int_equal(m.ncmds, 0);
+	assert_int_equal(m.nresets, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_rejects), cmocka_unit_test(test_probe_v3),
+		cmocka_unit_test(test_probe_zynq),   cmocka_unit_test(test_probe_pio_only),
+		cmocka_unit_test(test_clock),        cmocka_unit_test(test_power_and_bus),
+		cmocka_unit_test(test_command_bits), cmocka_unit_test(test_start_rejects),
+		cmocka_unit_test(test_pio),          cmocka_unit_test(test_adma_descriptors),
+		cmocka_unit_test(test_sdma),         cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_busy),         cmocka_unit_test(test_card_events),
+		cmocka_unit_test(test_abort),        cmocka_unit_test(test_ops_reject_unprobed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
