@@ -74,7 +74,7 @@ static int sdio_read_cis(struct mmchal_card *card)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
 	struct mmchal_card_cis_ cis;
-	uint32_t ptr;
+	uint32_t ptr = 0;
 	int err;
 
 	err = sdio_cis_ptr(card, CCCR_CIS_PTR, &ptr);
