@@ -428,14 +428,10 @@ static int do_run(struct board *b, struct mmchal_sg *sg, struct run *r, uint64_t
 			    : mmchal_card_read(&b->card, off / 512u, r->req_size / 512u, sg, pages);
 		if (err)
 			return err;
-		/* verify: a write must be on the card, a read in memory */
-		if (write) {
-			for (uint32_t i = 0; i < r->req_size; i++)
-				if (store[off + i] != pat(off + i, gen))
-					return MMCHAL_EIO;
-		} else if (!pages_match(sg, pages, store + off)) {
+		/* verify: a write must be on the card (the pages still hold the
+		   pattern: the device only reads them), a read in memory */
+		if (!pages_match(sg, pages, store + off))
 			return MMCHAL_EIO;
-		}
 	}
 	r->ns = mmchal_sim_now(b->sim) - t0;
 	r->bytes = nreq * r->req_size;
@@ -670,7 +666,9 @@ int main(int argc, char **argv)
 			for (uint32_t k = 0; k < nsizes; k++) {
 				struct run r;
 				uint32_t want;
-				uint64_t volume = o.quick ? (2ull << 20) : (16ull << 20);
+				/* virtual time per request does not depend on how many
+				   run, so 8 MiB gives the same MB/s as more would */
+				uint64_t volume = o.quick ? (2ull << 20) : (8ull << 20);
 
 				memset(&r, 0, sizeof(r));
 				r.setup = s;
@@ -685,7 +683,8 @@ int main(int argc, char **argv)
 				if (o.progress)
 					fprintf(stderr, "\r[%u/%u] %s %s %u bytes   ", ++nruns,
 						total, s->name, workload_name[w], r.req_size);
-				err = do_run(&b, sg, &r, volume, (uint32_t)(si * 16u + w * 4u + k));
+				err = do_run(&b, sg, &r, volume,
+					     (uint32_t)(si * 32u + (unsigned)w * 8u + k));
 				if (err) {
 					fprintf(stderr, "\nmmchal-sim: %s %s %u: %s (CMD%u)\n",
 						s->name, workload_name[w], r.req_size,
