@@ -126,7 +126,7 @@ static void usage(FILE *f)
 		"  --card KIND  emmc (default), sd or sdio (sdio: identification only)\n"
 		"  --dtb FILE   build the board from a device tree: the SDHI node's backend,\n"
 		"               bus width, modes, max-frequency and IOMMU; one setup, named\n"
-		"               after the node, instead of the three built-in ones\n"
+		"               after the node, instead of the four built-in ones\n"
 		"  --node PATH  the SDHI node to use (default: the first enabled one that\n"
 		"               suits the card: 8 bits for an eMMC, else 4)\n"
 		"  --soc-rev R  SoC revision for the tree (e.g. ES3.0; decides the H3 IOMMU)\n"
