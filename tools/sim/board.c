@@ -42,9 +42,70 @@ void board_close(struct board *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * The domain maps through these ops; they count the pages the simulator's
+ * IOMMU holds, so the tool can report the peak of one run (the host core's
+ * own peak runs from host init).
+ */
+static int board_iommu_caps(void *ctx, struct mmchal_iommu_caps *caps)
+{
+	struct board *b = ctx;
+
+	return b->iommu_hw.ops->get_caps(b->iommu_hw.ctx, caps);
+}
+
+static int board_iommu_map(void *ctx, mmchal_dma_addr_t iova, mmchal_phys_addr_t phys,
+			   uint64_t size, uint32_t prot)
+{
+	struct board *b = ctx;
+	int err = b->iommu_hw.ops->map(b->iommu_hw.ctx, iova, phys, size, prot);
+
+	if (!err) {
+		b->iova_pages += size / MMCHAL_SIM_IOMMU_PAGE;
+		if (b->iova_pages > b->iova_peak)
+			b->iova_peak = b->iova_pages;
+	}
+	return err;
+}
+
+static int board_iommu_unmap(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
+{
+	struct board *b = ctx;
+	int err = b->iommu_hw.ops->unmap(b->iommu_hw.ctx, iova, size);
+
+	if (!err)
+		b->iova_pages -= size / MMCHAL_SIM_IOMMU_PAGE;
+	return err;
+}
+
+static int board_iommu_flush(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
+{
+	struct board *b = ctx;
+
+	return b->iommu_hw.ops->flush ? b->iommu_hw.ops->flush(b->iommu_hw.ctx, iova, size) : 0;
+}
+
+static const struct mmchal_iommu_ops board_iommu_ops = {
+	.get_caps = board_iommu_caps,
+	.map = board_iommu_map,
+	.unmap = board_iommu_unmap,
+	.flush = board_iommu_flush,
+};
+
+void board_iova_reset(struct board *b)
+{
+	b->iova_peak = b->iova_pages;
+}
+
+uint64_t board_iova_peak(const struct board *b)
+{
+	return b->iova_peak;
+}
+
 static int board_backend(struct board *b, const struct board_opts *o)
 {
 	const char *compat = o->compatible;
+	const struct mmchal_sdhi_soc *soc;
 	int err;
 
 	err = mmchal_sim_bus(b->sim, &b->scfg.bus);
@@ -53,9 +114,16 @@ static int board_backend(struct board *b, const struct board_opts *o)
 	if (!compat)
 		compat = o->soc == MMCHAL_SIM_SOC_GEN3 ? "renesas,rcar-gen3-sdhi"
 						       : "renesas,rcar-gen2-sdhi";
-	b->scfg.soc = mmchal_sdhi_soc_lookup(compat);
-	if (!b->scfg.soc)
+	soc = mmchal_sdhi_soc_lookup(compat);
+	if (!soc)
 		return MMCHAL_ENOENT;
+	/* A host that does not opt in to merging takes merged lists nowhere: the
+	   entry without its merge flag, like the SDHI driver before it declared
+	   merge support (the seed's "max_segs 1 on the IOMMU"). */
+	b->soc = *soc;
+	if (!o->merge_capable)
+		b->soc.flags &= ~MMCHAL_SDHI_F_MERGE;
+	b->scfg.soc = &b->soc;
 	b->scfg.port = &b->port;
 	b->scfg.clk_hz = BOARD_CLK_HZ;
 	b->scfg.reg_dma = b->sc.reg_phys;
@@ -84,6 +152,7 @@ int board_open(struct board *b, const struct board_opts *o)
 	int err;
 
 	memset(b, 0, sizeof(*b));
+	b->card_cfg = o->card;
 	err = mmchal_sim_config_defaults(&b->sc, o->soc);
 	if (!err)
 		err = mmchal_sim_create(&b->sc, &b->sim);
@@ -114,9 +183,11 @@ int board_open(struct board *b, const struct board_opts *o)
 
 		err = mmchal_sim_iommu_attach(b->sim, NULL);
 		if (!err)
-			err = mmchal_sim_iommu(b->sim, &b->iommu);
+			err = mmchal_sim_iommu(b->sim, &b->iommu_hw);
 		if (err)
 			goto fail;
+		b->iommu.ops = &board_iommu_ops;
+		b->iommu.ctx = b;
 		b->nodes = calloc(1, MMCHAL_IOVA_POOL_BYTES(IOVA_NODES));
 		if (!b->nodes) {
 			err = MMCHAL_ENOMEM;

@@ -25,8 +25,10 @@ struct board_opts {
 	struct mmchal_sim_card_config card; /* the card (kind NONE = empty slot) */
 	bool iommu;                         /* the SDHI master behind the IOMMU */
 	uint32_t bus;                       /* MMCHAL_BUS_* of the board wiring */
-	bool merge_capable;                 /* the host opts in to segment merging */
-	uint32_t f_max_hz;                  /* max-frequency; 0 = the controller clock */
+	/* the host opts in to segment merging (the SoC entry's MMCHAL_SDHI_F_MERGE
+	   is dropped when false, as for an SDHI driver without merge support) */
+	bool merge_capable;
+	uint32_t f_max_hz; /* max-frequency; 0 = the controller clock */
 };
 
 struct board {
@@ -34,9 +36,14 @@ struct board {
 	int ram;
 	struct mmchal_sim_config sc;
 	struct mmchal_sdhi_cfg scfg;
+	struct mmchal_sdhi_soc soc; /* the SoC table entry, merge flag as the board says */
 	struct mmchal_sdhi sdhi;
 	struct mmchal_backend be;
-	struct mmchal_iommu iommu;
+	struct mmchal_iommu iommu;    /* what the domain uses: counts, then calls iommu_hw */
+	struct mmchal_iommu iommu_hw; /* the simulator's IOMMU ops */
+	uint64_t iova_pages;          /* IOMMU pages mapped now (seen through iommu) */
+	uint64_t iova_peak;           /* most mapped at once since board_iova_reset() */
+	struct mmchal_sim_card_config card_cfg; /* the card as inserted (media rates, ...) */
 	struct mmchal_iommu_domain dom;
 	uint64_t *nodes;
 	struct mmchal_port port;
@@ -54,6 +61,10 @@ void board_defaults(struct board_opts *o, enum mmchal_sim_card_kind card, uint64
 /* Build the board; 0 or a negative mmchal_err (the board is then closed). */
 int board_open(struct board *b, const struct board_opts *o);
 void board_close(struct board *b);
+/* Start a new IOVA peak: from now on board_iova_peak() is the most IOMMU
+   pages mapped at once since this call (0 on a board without the IOMMU). */
+void board_iova_reset(struct board *b);
+uint64_t board_iova_peak(const struct board *b);
 /* Pages of guest RAM: @n 4 KiB pages, shuffled (seeded). */
 int board_pages(struct board *b, uint32_t n, uint64_t seed, struct mmchal_sg *sg);
 
