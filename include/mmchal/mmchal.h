@@ -13,6 +13,10 @@
 #include <mmchal/card.h>
 #include <mmchal/caps.h>
 #include <mmchal/dma_plan.h>
+#if MMCHAL_HAVE_LIBFDT && (MMCHAL_WITH_BACKEND_SDHI_IDMAC || MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || \
+			   MMCHAL_WITH_BACKEND_PIO)
+#include <mmchal/dt.h>
+#endif
 #include <mmchal/error.h>
 #include <mmchal/host.h>
 #include <mmchal/host_core.h>
@@ -24,6 +28,12 @@
 #endif
 #include <mmchal/port.h>
 #include <mmchal/request.h>
+#if MMCHAL_WITH_BACKEND_SDHCI
+#include <mmchal/sdhci.h>
+#endif
+#if MMCHAL_WITH_BACKEND_SDHI_IDMAC || MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
+#include <mmchal/sdhi.h>
+#endif
 #include <mmchal/types.h>
 
 #endif /* MMCHAL_MMCHAL_H */
