@@ -9,10 +9,14 @@
  */
 #include "sim_priv.h"
 
-#define R1_OUT_OF_RANGE (1u << 31)
-#define R1_ILLEGAL      (1u << 22)
-#define R1_READY        (1u << 8)
-#define R1_APP          (1u << 5)
+#define R1_OUT_OF_RANGE  (1u << 31)
+#define R1_ERASE_SEQ     (1u << 28)
+#define R1_ERASE_PARAM   (1u << 27)
+#define R1_ILLEGAL       (1u << 22)
+#define R1_WP_ERASE_SKIP (1u << 15)
+#define R1_ERASE_RESET   (1u << 13)
+#define R1_READY         (1u << 8)
+#define R1_APP           (1u << 5)
 
 int mmchal_sim_card_defaults(enum mmchal_sim_card_kind kind, struct mmchal_sim_card_config *cfg)
 {
@@ -33,6 +37,7 @@ int mmchal_sim_card_defaults(enum mmchal_sim_card_kind kind, struct mmchal_sim_c
 		cfg->write_rate = 40000000u;
 		cfg->write_busy_ns = 2000000u;
 		cfg->switch_busy_ns = 0;
+		cfg->erase_busy_ns = 1000000u;
 		return 0;
 	case MMCHAL_SIM_CARD_MMC:
 		cfg->capacity = 64ull << 20;
@@ -42,6 +47,7 @@ int mmchal_sim_card_defaults(enum mmchal_sim_card_kind kind, struct mmchal_sim_c
 		cfg->write_rate = 125000000u;
 		cfg->write_busy_ns = 44000u;
 		cfg->switch_busy_ns = 100000u;
+		cfg->erase_busy_ns = 1000000u;
 		return 0;
 	case MMCHAL_SIM_CARD_SDIO:
 		cfg->capacity = 4096u;
@@ -58,8 +64,9 @@ static bool cfg_valid(const struct mmchal_sim_card_config *cfg)
 {
 	switch (cfg->kind) {
 	case MMCHAL_SIM_CARD_SD:
+		/* SDSC: CSD v1 describes at most 4096 x 512 KiB = 2 GiB. */
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) && cfg->rca &&
-		       cfg->capacity / (512u * 1024u) <= (1ull << 22);
+		       cfg->capacity / (512u * 1024u) <= (cfg->sdsc ? 4096u : (1ull << 22));
 	case MMCHAL_SIM_CARD_MMC:
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) &&
 		       cfg->capacity / 512u <= UINT32_MAX;
@@ -117,7 +124,8 @@ int mmchal_sim_card_remove(struct mmchal_sim *sim)
 	sim->card.present = false;
 	sim->card.busy = false;
 	sim->card.stuck = false;
-	sim->ev[EV_BUSY] = T_NEVER;
+	/* DAT0 is pulled high without a card: the controller sees busy end now. */
+	sim->ev[EV_BUSY] = sim->now;
 	sdhi_card_changed_(sim, false);
 	return 0;
 }
@@ -153,6 +161,16 @@ int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index)
 	if (sim->card.cfg.kind != MMCHAL_SIM_CARD_MMC || index >= 512u)
 		return MMCHAL_EINVAL;
 	return sim->card.ext_csd[index];
+}
+
+int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on)
+{
+	if (!sim)
+		return MMCHAL_EINVAL;
+	if (!sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	sim->card.cfg.write_protect = on;
+	return 0;
 }
 
 int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing)
@@ -267,6 +285,16 @@ void card_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_re
 	/* CMD23 applies only to a CMD18/25 that follows it at once (QEMU sd.c). */
 	c->sbc_armed = false;
 	c->sbc = sbc;
+	/*
+	 * An erase sequence (CMD32/33/38, eMMC CMD35/36/38) is cleared by any other
+	 * command but CMD13 and CMD55, with ERASE_RESET (SD 4.10 table 4-42, JEDEC
+	 * 5.1 6.6.9).
+	 */
+	if (c->erase_step && idx != 32 && idx != 33 && idx != 35 && idx != 36 && idx != 38 &&
+	    idx != 13 && idx != 55 && c->cfg.kind != MMCHAL_SIM_CARD_SDIO) {
+		c->erase_step = 0;
+		c->pending |= R1_ERASE_RESET;
+	}
 	switch (c->cfg.kind) {
 	case MMCHAL_SIM_CARD_SD:
 		sd_cmd_(sim, idx, arg, r);
@@ -295,6 +323,8 @@ int card_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len)
 		memcpy(buf, c->payload, len);
 		c->payload_mode = false;
 		c->state = MMCHAL_SIM_ST_TRAN;
+		if (c->cfg.kind == MMCHAL_SIM_CARD_SD)
+			sd_switch_done_(c);
 		return 0;
 	}
 	if (c->cfg.kind == MMCHAL_SIM_CARD_SDIO)
@@ -445,5 +475,95 @@ void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c)
 	c->stuck = false;
 	c->busy = false;
 	c->pending = 0;
-	sim->ev[EV_BUSY] = T_NEVER;
+	sim->ev[EV_BUSY] = sim->now; /* DAT0 released at once */
+}
+
+/* Erase unit: SD allocation unit (SD_STATUS AU_SIZE, 4 MiB), eMMC erase group (512 KiB). */
+static uint64_t erase_unit(const struct sim_card *c)
+{
+	return c->cfg.kind == MMCHAL_SIM_CARD_SD ? 4ull << 20 : 512ull * 1024u;
+}
+
+/* CMD38 on a complete sequence; @groups: eMMC ERASE, rounded out to whole erase groups. */
+static void do_erase(struct mmchal_sim *sim, struct sim_card *c, bool groups, int st0,
+		     struct card_resp *r)
+{
+	uint64_t unit = erase_unit(c), first = c->erase_start, last = c->erase_end + 512u;
+	uint64_t units;
+
+	c->erase_step = 0;
+	if (c->erase_start > c->erase_end) {
+		c->pending |= R1_ERASE_PARAM;
+		card_r1_resp_(sim, st0, r);
+		return;
+	}
+	if (c->cfg.tmp_write_protect) {
+		/* A write-protected card erases nothing (WP_ERASE_SKIP). */
+		c->pending |= R1_WP_ERASE_SKIP;
+		card_r1_resp_(sim, st0, r);
+		return;
+	}
+	if (groups) {
+		/* eMMC ERASE works on whole erase groups (JEDEC 5.1 6.6.9). */
+		first -= first % unit;
+		last += (unit - last % unit) % unit;
+		if (last > c->cfg.capacity)
+			last = c->cfg.capacity;
+	}
+	memset(c->store + first, c->cfg.erased_ones ? 0xff : 0x00, (size_t)(last - first));
+	units = (last + unit - 1u) / unit - first / unit;
+	card_r1_resp_(sim, st0, r);
+	c->state = MMCHAL_SIM_ST_PRG;
+	r->busy_ns = units * c->cfg.erase_busy_ns;
+}
+
+/*
+ * Erase commands, in tran. SD: CMD32 ERASE_WR_BLK_START, CMD33 ..._END, CMD38
+ * ERASE (any argument: erase, discard and FULE all leave the erased value
+ * here). eMMC: CMD35 ERASE_GROUP_START, CMD36 ..._END, CMD38 with 0 (erase:
+ * whole groups), 1 (trim) or 3 (discard: write blocks); others ERASE_PARAM.
+ * Addresses as the data commands take them. Returns false when @idx is not
+ * an erase command of this card or is illegal in the state.
+ */
+bool card_erase_cmd_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg, int st0,
+		     struct card_resp *r)
+{
+	bool sd = c->cfg.kind == MMCHAL_SIM_CARD_SD;
+	bool bytes = sd ? c->cfg.sdsc : c->cfg.byte_mode;
+	uint64_t addr = bytes ? (uint64_t)(arg & ~511u) : (uint64_t)arg * 512u;
+	uint8_t start = sd ? 32 : 35, end = sd ? 33 : 36;
+
+	if (st0 != MMCHAL_SIM_ST_TRAN || (idx != start && idx != end && idx != 38))
+		return false;
+	if (idx == start || idx == end) {
+		if (idx == end && c->erase_step != 1) {
+			c->erase_step = 0;
+			c->pending |= R1_ERASE_SEQ;
+		} else if (addr >= c->cfg.capacity) {
+			c->erase_step = 0;
+			c->pending |= R1_OUT_OF_RANGE;
+		} else if (idx == start) {
+			c->erase_start = addr;
+			c->erase_step = 1;
+		} else {
+			c->erase_end = addr;
+			c->erase_step = 2;
+		}
+		card_r1_resp_(sim, st0, r);
+		return true;
+	}
+	if (c->erase_step != 2) {
+		c->erase_step = 0;
+		c->pending |= R1_ERASE_SEQ;
+		card_r1_resp_(sim, st0, r);
+		return true;
+	}
+	if (!sd && arg != 0 && arg != 1u && arg != 3u) {
+		c->erase_step = 0;
+		c->pending |= R1_ERASE_PARAM;
+		card_r1_resp_(sim, st0, r);
+		return true;
+	}
+	do_erase(sim, c, !sd && arg == 0, st0, r);
+	return true;
 }

@@ -16,6 +16,7 @@
 
 enum {
 	EXT_ERASE_GROUP_DEF = 175,
+	EXT_ERASED_MEM_CONT = 181,
 	EXT_PARTITION_CONFIG = 179,
 	EXT_BUS_WIDTH = 183,
 	EXT_HS_TIMING = 185,
@@ -26,7 +27,10 @@ enum {
 	EXT_PART_SWITCH_TIME = 199,
 	EXT_SEC_COUNT = 212,
 	EXT_HC_WP_GRP_SIZE = 221,
+	EXT_ERASE_TIMEOUT_MULT = 223,
 	EXT_HC_ERASE_GRP_SIZE = 224,
+	EXT_SEC_FEATURE_SUPPORT = 231,
+	EXT_TRIM_MULT = 232,
 	EXT_GENERIC_CMD6_TIME = 248,
 	EXT_S_CMD_SET = 504,
 };
@@ -56,8 +60,12 @@ void mmc_init_regs_(struct sim_card *c)
 	card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
 	card_set_bits_(c->csd, 16, 73, 62, 0xfff);  /* C_SIZE saturated: size in EXT_CSD */
 	card_set_bits_(c->csd, 16, 49, 47, 7);      /* C_SIZE_MULT */
+	card_set_bits_(c->csd, 16, 46, 42, 31);     /* ERASE_GRP_SIZE: (31 + 1) x */
+	card_set_bits_(c->csd, 16, 41, 37, 31);     /* ERASE_GRP_MULT (31 + 1) blocks = 512 KiB */
 	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
 	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
+	card_set_bits_(c->csd, 16, 12, 12,
+		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
 	card_crc7_fill_(c->csd);
 
 	memset(e, 0, 512);
@@ -71,7 +79,11 @@ void mmc_init_regs_(struct sim_card *c)
 	e[EXT_SEC_COUNT + 2] = (uint8_t)(sectors >> 16);
 	e[EXT_SEC_COUNT + 3] = (uint8_t)(sectors >> 24);
 	e[EXT_HC_WP_GRP_SIZE] = 1;
-	e[EXT_HC_ERASE_GRP_SIZE] = 1;
+	e[EXT_HC_ERASE_GRP_SIZE] = 1;      /* 512 KiB erase groups */
+	e[EXT_ERASE_TIMEOUT_MULT] = 1;     /* 300 ms per group, well above erase_busy_ns */
+	e[EXT_TRIM_MULT] = 1;              /* 300 ms per trimmed group */
+	e[EXT_SEC_FEATURE_SUPPORT] = 0x10; /* SEC_GB_CL_EN: TRIM; no secure erase */
+	e[EXT_ERASED_MEM_CONT] = c->cfg.erased_ones ? 1 : 0;
 	e[EXT_GENERIC_CMD6_TIME] = 10; /* 100 ms upper bound; the model is faster */
 	e[EXT_S_CMD_SET] = 1;
 	c->rca = 0;
@@ -108,6 +120,8 @@ static bool switch_ok(const struct sim_card *c, uint32_t idx, uint8_t val)
 
 	switch (idx) {
 	case EXT_BUS_WIDTH:
+		if (c->cfg.mmc_no_8bit && ((val & 0x0fu) == 2 || (val & 0x0fu) == 6))
+			return false;
 		if ((val & 0x0fu) == 5 || (val & 0x0fu) == 6)
 			return (type & 0x0cu) && !(val & 0x70u);
 		return (val & 0x0fu) <= 2 && !(val & 0xf0u);
@@ -166,7 +180,7 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 		c->pending |= R1_ADDRESS;
 	else if (addr >= c->cfg.capacity)
 		c->pending |= R1_OUT_OF_RANGE;
-	else if (wr && c->cfg.write_protect)
+	else if (wr && c->cfg.tmp_write_protect)
 		c->pending |= R1_WP_VIOLATION;
 	if (c->pending & (R1_ADDRESS | R1_OUT_OF_RANGE | R1_WP_VIOLATION)) {
 		card_r1_resp_(sim, st0, r);
@@ -289,6 +303,12 @@ void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_res
 		c->sbc_armed = c->sbc != 0;
 		card_r1_resp_(sim, st0, r);
 		return;
+	case 35: /* ERASE_GROUP_START */
+	case 36: /* ERASE_GROUP_END */
+	case 38: /* ERASE */
+		if (card_erase_cmd_(sim, c, idx, arg, st0, r))
+			return;
+		break;
 	default:
 		/* CMD5, CMD55 and ACMDs, CMD52/53, tuning: not answered by this eMMC. */
 		break;

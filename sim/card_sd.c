@@ -6,6 +6,7 @@
 #include "sim_priv.h"
 
 #define R1_OUT_OF_RANGE (1u << 31)
+#define R1_ADDRESS      (1u << 30)
 #define R1_BLOCK_LEN    (1u << 29)
 #define R1_WP_VIOLATION (1u << 26)
 
@@ -15,6 +16,33 @@ static void set_csd_speed(struct sim_card *c, uint8_t tran_speed)
 {
 	card_set_bits_(c->csd, 16, 103, 96, tran_speed);
 	card_crc7_fill_(c->csd);
+}
+
+/*
+ * CSD v1.0 of an SDSC card (SD Physical Layer 5.3.2): capacity =
+ * (C_SIZE + 1) << (C_SIZE_MULT + 2) << READ_BL_LEN. Up to 1 GiB with 512-byte
+ * READ_BL_LEN and C_SIZE_MULT 7 (256 KiB units); above, READ_BL_LEN 10 (as 2 GB
+ * cards do). Data blocks stay 512 bytes (CMD16 default).
+ */
+static void csd_v1(struct sim_card *c)
+{
+	unsigned bl_len = c->cfg.capacity > (1ull << 30) ? 10u : 9u;
+	uint64_t csize = (c->cfg.capacity >> (bl_len + 9u)) - 1u;
+
+	card_set_bits_(c->csd, 16, 127, 126, 0);    /* CSD v1.0 */
+	card_set_bits_(c->csd, 16, 119, 112, 0x26); /* TAAC 1.5 ms */
+	card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC */
+	card_set_bits_(c->csd, 16, 83, 80, bl_len); /* READ_BL_LEN */
+	card_set_bits_(c->csd, 16, 79, 79, 1);      /* READ_BL_PARTIAL */
+	card_set_bits_(c->csd, 16, 73, 62, csize);  /* C_SIZE */
+	card_set_bits_(c->csd, 16, 61, 50, 0xfff);  /* VDD currents: maximum */
+	card_set_bits_(c->csd, 16, 49, 47, 7);      /* C_SIZE_MULT: 512 */
+	card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
+	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
+	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
+	card_set_bits_(c->csd, 16, 25, 22, bl_len); /* WRITE_BL_LEN */
+	card_set_bits_(c->csd, 16, 12, 12, c->cfg.tmp_write_protect ? 1 : 0);
+	set_csd_speed(c, 0x32);
 }
 
 void sd_init_regs_(struct sim_card *c)
@@ -32,21 +60,27 @@ void sd_init_regs_(struct sim_card *c)
 	card_crc7_fill_(c->cid);
 
 	memset(c->csd, 0, 16);
-	card_set_bits_(c->csd, 16, 127, 126, 1);    /* CSD v2.0 */
-	card_set_bits_(c->csd, 16, 119, 112, 0x0e); /* TAAC 1 ms */
-	card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC (QEMU sd.c) */
-	card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
-	card_set_bits_(c->csd, 16, 69, 48, csize);  /* C_SIZE */
-	card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
-	card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
-	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
-	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
-	set_csd_speed(c, 0x32);                     /* TRAN_SPEED 25 MHz */
-
+	if (c->cfg.sdsc) {
+		csd_v1(c);
+	} else {
+		card_set_bits_(c->csd, 16, 127, 126, 1);    /* CSD v2.0 */
+		card_set_bits_(c->csd, 16, 119, 112, 0x0e); /* TAAC 1 ms */
+		card_set_bits_(c->csd, 16, 95, 84, 0x5b5);  /* CCC (QEMU sd.c) */
+		card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
+		card_set_bits_(c->csd, 16, 69, 48, csize);  /* C_SIZE */
+		card_set_bits_(c->csd, 16, 46, 46, 1);      /* ERASE_BLK_EN */
+		card_set_bits_(c->csd, 16, 45, 39, 0x7f);   /* SECTOR_SIZE */
+		card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
+		card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
+		card_set_bits_(c->csd, 16, 12, 12,
+			       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
+		set_csd_speed(c, 0x32);                           /* TRAN_SPEED 25 MHz */
+	}
 	memset(c->scr, 0, 8);
 	card_set_bits_(c->scr, 8, 59, 56, 2);                    /* SD_SPEC 2.00/3.0x */
 	card_set_bits_(c->scr, 8, 51, 48, 0x5);                  /* 1-bit and 4-bit */
 	card_set_bits_(c->scr, 8, 47, 47, 1);                    /* SD_SPEC3 */
+	card_set_bits_(c->scr, 8, 55, 55, c->cfg.erased_ones);   /* DATA_STAT_AFTER_ERASE */
 	card_set_bits_(c->scr, 8, 33, 33, c->cfg.cmd23 ? 1 : 0); /* CMD23 */
 	c->rca = 0;
 }
@@ -67,7 +101,12 @@ static int g1_of(enum mmchal_timing t)
 	}
 }
 
-/* CMD6 SWITCH_FUNC: 64-byte status, byte layout from PROTOCOL.md section 3. */
+/*
+ * CMD6 SWITCH_FUNC: 64-byte status, byte layout from PROTOCOL.md section 3.
+ * SDR50, SDR104 and DDR50 need 1.8 V signalling: before CMD11 a request for
+ * them is refused (result 0xF) like an unsupported function (REF; SD Physical
+ * Layer 4.3.10). The support bits report the card's functions either way.
+ */
 static void switch_func(struct sim_card *c, uint32_t arg)
 {
 	static const enum mmchal_timing t_of[5] = {
@@ -92,7 +131,7 @@ static void switch_func(struct sim_card *c, uint32_t arg)
 		p[off + 1u] = (uint8_t)sup;
 		if (req == 0xfu)
 			res[g] = g == 0 ? (unsigned)g1_of(c->timing) : 0;
-		else if (req < 16u && (sup & (1u << req)))
+		else if (req < 16u && (sup & (1u << req)) && (g != 0 || req < 2u || c->v18))
 			res[g] = req;
 		else {
 			res[g] = 0xfu;
@@ -103,9 +142,15 @@ static void switch_func(struct sim_card *c, uint32_t arg)
 	p[15] = (uint8_t)(res[3] << 4 | res[2]);
 	p[16] = (uint8_t)(res[1] << 4 | res[0]);
 	if ((arg >> 31) && ok && req1 != 0xfu && req1 < 5u) {
-		c->timing = t_of[req1];
+		/*
+		 * The card changes its mode once the status block is out (SD Physical
+		 * Layer 4.3.10.4: the switch takes effect after the status data), so the
+		 * block itself still goes in the old mode.
+		 */
+		c->timing_next = t_of[req1];
+		c->timing_next_valid = true;
 		/* TRAN_SPEED follows the bus speed mode (SD spec 5.3.3). */
-		set_csd_speed(c, req1 == 0 ? 0x32 : req1 == 1 ? 0x5a : req1 == 2 ? 0x0b : 0x2b);
+		c->tran_speed_next = req1 == 0 ? 0x32 : req1 == 1 ? 0x5a : req1 == 2 ? 0x0b : 0x2b;
 	}
 	c->payload_len = 64;
 	c->payload_mode = true;
@@ -125,14 +170,20 @@ static void data_cmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0,
 {
 	struct sim_card *c = &sim->card;
 	bool wr = idx == 24 || idx == 25;
-	uint64_t addr = (uint64_t)arg * 512u;
+	/* SDSC takes byte addresses, SDHC/SDXC block addresses (SD spec 4.3.14). */
+	uint64_t addr = c->cfg.sdsc ? arg : (uint64_t)arg * 512u;
 
+	if (c->cfg.sdsc && (arg & 511u)) {
+		c->pending |= R1_ADDRESS; /* not on a 512-byte block boundary */
+		card_r1_resp_(sim, st0, r);
+		return;
+	}
 	if (addr >= c->cfg.capacity) {
 		c->pending |= R1_OUT_OF_RANGE;
 		card_r1_resp_(sim, st0, r);
 		return;
 	}
-	if (wr && c->cfg.write_protect) {
+	if (wr && c->cfg.tmp_write_protect) {
 		c->pending |= R1_WP_VIOLATION;
 		card_r1_resp_(sim, st0, r);
 		return;
@@ -188,10 +239,15 @@ static void acmd(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, int st0, str
 		if (c->powerup_start == T_NEVER)
 			c->powerup_start = sim->now;
 		c->hcs = arg & (1u << 30);
-		/* A high-capacity card stays busy for a host without HCS (SD spec 4.2.3.1). */
-		if (c->hcs && sim->now >= c->powerup_start + c->cfg.powerup_ns) {
-			r->val = 0xc0ff8000u;
-			if (c->cfg.uhs && (arg & (1u << 24)))
+		/*
+		 * A high-capacity card stays busy for a host without HCS (SD spec
+		 * 4.2.3.1); an SDSC card gets ready either way and answers CCS = 0, and
+		 * never offers 1.8 V (UHS-I needs SDHC/SDXC).
+		 */
+		if ((c->hcs || c->cfg.sdsc) && sim->now >= c->powerup_start + c->cfg.powerup_ns) {
+			r->val = c->cfg.sdsc ? 0x80ff8000u : 0xc0ff8000u;
+			c->s18a = !c->cfg.sdsc && c->cfg.uhs && (arg & (1u << 24));
+			if (c->s18a)
 				r->val |= 1u << 24;
 			c->state = ST(READY);
 		} else {
@@ -223,9 +279,12 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		return;
 	}
 	switch (idx) {
-	case 0: /* GO_IDLE_STATE: no response */
+	case 0: /* GO_IDLE_STATE: no response; the signalling voltage stays */
 		sd_init_regs_(c);
 		card_go_idle_(sim, c);
+		c->s18a = false;
+		c->vswitch = 0;
+		c->timing_next_valid = false;
 		return;
 	case 2: /* ALL_SEND_CID */
 		if (st0 != ST(READY))
@@ -240,7 +299,15 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		{
 			uint32_t s = card_r1_(sim, st0);
 
-			c->rca = c->cfg.rca;
+			/*
+			 * From ident the card publishes its configured RCA; asked again in
+			 * stand-by it publishes a new one (REF; SD Physical Layer 4.2.2),
+			 * here the next value, never 0.
+			 */
+			if (st0 == ST(IDENT))
+				c->rca = c->cfg.rca;
+			else if (++c->rca == 0)
+				c->rca = 1;
 			r->kind = RESP_48;
 			r->val = ((uint32_t)c->rca << 16) | ((s >> 8) & 0x8000u) |
 				 ((s >> 8) & 0x4000u) | ((s >> 6) & 0x2000u) | (s & 0x1fffu);
@@ -284,10 +351,18 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		r->kind = RESP_136;
 		memcpy(r->r2, idx == 9 ? c->csd : c->cid, 16);
 		return;
-	case 11: /* VOLTAGE_SWITCH: accepted, the signalling voltage is not modelled */
-		if (st0 != ST(READY) || !c->cfg.uhs)
+	case 11: /* VOLTAGE_SWITCH: only after ACMD41 granted S18A */
+		if (st0 != ST(READY) || !c->s18a)
 			break;
 		card_r1_resp_(sim, st0, r);
+		/*
+		 * The card drives DAT[3:0] low until the host has stopped the clock and
+		 * restarted it at 1.8 V, then releases them (SD Physical Layer 4.2.4.2;
+		 * Linux mmc_set_uhs_voltage checks card_busy on both sides).
+		 */
+		c->v18 = true;
+		c->vswitch = 1;
+		c->busy = true;
 		return;
 	case 12: /* STOP_TRANSMISSION */
 	case 13: /* SEND_STATUS */
@@ -297,7 +372,8 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 	case 16: /* SET_BLOCKLEN: no effect on SDHC data commands */
 		if (!tran)
 			break;
-		if (arg > 512u)
+		/* SDSC: the model keeps 512-byte blocks only (assumption: no partial blocks). */
+		if (arg > 512u || (c->cfg.sdsc && arg != 512u))
 			c->pending |= R1_BLOCK_LEN;
 		card_r1_resp_(sim, st0, r);
 		return;
@@ -316,6 +392,12 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		c->sbc_armed = arg != 0;
 		card_r1_resp_(sim, st0, r);
 		return;
+	case 32: /* ERASE_WR_BLK_START */
+	case 33: /* ERASE_WR_BLK_END */
+	case 38: /* ERASE */
+		if (card_erase_cmd_(sim, c, idx, arg, st0, r))
+			return;
+		break;
 	case 55: /* APP_CMD: not in ready or ident */
 		if (st0 == ST(READY) || st0 == ST(IDENT))
 			break;
@@ -329,4 +411,30 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		break;
 	}
 	card_illegal_(c, r);
+}
+
+/* Voltage switch, continued: the host stopped (@on false) or restarted the clock. */
+void sd_clock_changed_(struct mmchal_sim *sim, bool on)
+{
+	struct sim_card *c = &sim->card;
+
+	if (!c->present || c->cfg.kind != MMCHAL_SIM_CARD_SD)
+		return;
+	if (!on && c->vswitch == 1) {
+		c->vswitch = 2;
+	} else if (on && c->vswitch == 2) {
+		/* DAT0 high again 100 us after the clock restarts (assumption; the spec allows 1 ms). */
+		c->vswitch = 0;
+		sim_schedule_(sim, EV_BUSY, sim->now + 100000u);
+	}
+}
+
+/* The CMD6 status block has left the card (or the read was stopped): switch now. */
+void sd_switch_done_(struct sim_card *c)
+{
+	if (!c->timing_next_valid)
+		return;
+	c->timing_next_valid = false;
+	c->timing = c->timing_next;
+	set_csd_speed(c, c->tran_speed_next);
 }

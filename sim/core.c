@@ -12,11 +12,16 @@
 
 int mmchal_sim_config_defaults(struct mmchal_sim_config *cfg, enum mmchal_sim_soc soc)
 {
-	if (!cfg || (soc != MMCHAL_SIM_SOC_GEN3 && soc != MMCHAL_SIM_SOC_GEN2))
+	bool gen2 = soc == MMCHAL_SIM_SOC_GEN2;
+
+	if (!cfg || (soc != MMCHAL_SIM_SOC_GEN3 && !gen2 && soc != MMCHAL_SIM_SOC_H3_ES1 &&
+		     soc != MMCHAL_SIM_SOC_M3W_ES10))
 		return MMCHAL_EINVAL;
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->bus_shift = soc == MMCHAL_SIM_SOC_GEN3 ? 2 : 1;
-	cfg->version = soc == MMCHAL_SIM_SOC_GEN3 ? 0xcd10u : 0xcb0du;
+	cfg->bus_shift = gen2 ? 1 : 2;
+	cfg->version = gen2 ? 0xcb0du : 0xcd10u;
+	/* The old DM_CM_INFO1 layout: H3 ES1.x and M3-W ES1.0 (U-Boot, TF-A; REF). */
+	cfg->dmac_old_info1 = soc == MMCHAL_SIM_SOC_H3_ES1 || soc == MMCHAL_SIM_SOC_M3W_ES10;
 	cfg->base_clock_hz = 200000000u;
 	/* SDHI0 (mmc@ee100000) of R-Car Gen2 and Gen3 boards (shared/data/dt). */
 	cfg->reg_phys = 0xee100000u;
@@ -387,8 +392,20 @@ static void end_access(struct mmchal_sim *sim)
 	sim_deliver_(sim);
 }
 
+/*
+ * The 32-bit registers a 32-bit access at the logical offset reaches whole:
+ * SD_ARG and SD_RSP10/32/54/76 (U-Boot tmio-common and Zephyr rcar_mmc write
+ * SD_ARG and read the responses this way with bus_shift 2; REF).
+ */
+static bool is_wide32(uint32_t reg)
+{
+	return reg == SD_ARG || reg == SD_RSP0 || reg == SD_RSP0 + 4u || reg == SD_RSP0 + 8u ||
+	       reg == SD_RSP0 + 12u;
+}
+
 static uint64_t do_read(struct mmchal_sim *sim, uint32_t off, uint32_t width)
 {
+	uint32_t reg = off >> sim->cfg.bus_shift;
 	uint64_t v;
 
 	if (is_port(sim, off)) {
@@ -399,10 +416,12 @@ static uint64_t do_read(struct mmchal_sim *sim, uint32_t off, uint32_t width)
 		return idmac_read_(sim, off);
 	if (off & ((1u << sim->cfg.bus_shift) - 1u))
 		return 0;
-	if ((off >> sim->cfg.bus_shift) == SD_SECCNT)
+	if (reg == SD_SECCNT)
 		return sdhi_seccnt_read_(sim, width);
-	/* A wider access to a 16-bit register returns it zero-extended. */
-	v = sdhi_read_(sim, off >> sim->cfg.bus_shift);
+	v = sdhi_read_(sim, reg);
+	if (width >= 4 && is_wide32(reg))
+		v |= (uint64_t)sdhi_read_(sim, reg + 2u) << 16;
+	/* A wider access to another 16-bit register returns it zero-extended. */
 	return v;
 }
 
@@ -421,6 +440,11 @@ static void do_write(struct mmchal_sim *sim, uint32_t off, uint64_t val, uint32_
 		return;
 	if ((off >> sim->cfg.bus_shift) == SD_SECCNT) {
 		sdhi_seccnt_write_(sim, width, (uint32_t)val);
+		return;
+	}
+	if (width >= 4 && (off >> sim->cfg.bus_shift) == SD_ARG) {
+		sdhi_write_(sim, SD_ARG, (uint16_t)val);
+		sdhi_write_(sim, SD_ARG + 2u, (uint16_t)(val >> 16));
 		return;
 	}
 	sdhi_write_(sim, off >> sim->cfg.bus_shift, (uint16_t)val);

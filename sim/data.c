@@ -14,11 +14,12 @@
  */
 #include "sim_priv.h"
 
-#define ERR1_END    (1u << 4)
-#define ERR1_RD_CRC (1u << 10)
-#define ERR1_WR_CRC (1u << 11)
-#define ERR2_RD_TO  (1u << 4)
-#define ERR2_CRC_TO (1u << 5)
+#define ERR1_END           (1u << 4)
+#define ERR1_RD_CRC        (1u << 10)
+#define ERR1_WR_CRC        (1u << 11)
+#define ERR1_CRC_STAT_MASK (7u << 12)
+#define ERR2_RD_TO         (1u << 4)
+#define ERR2_CRC_TO        (1u << 5)
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
@@ -52,16 +53,22 @@ static uint64_t max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/*
+ * A CRC, end-bit or timeout error ends the data phase and comes with access end
+ * (Linux reads the error bits in the access-end handler, tmio_mmc_data_irq; REF).
+ */
 static void fail(struct mmchal_sim *sim, uint32_t st, uint16_t e1, uint16_t e2)
 {
 	sim->err1 |= e1;
+	if (e1 & ERR1_WR_CRC) /* negative CRC status token "101" (inferred) */
+		sim->err1 = (uint16_t)((sim->err1 & ~ERR1_CRC_STAT_MASK) | (5u << 12));
 	sim->err2 |= e2;
 	sim->x.failed = true;
 	sim->x.active = false;
 	sim->x.bstate = BUF_EMPTY;
 	sim->ev[EV_BLOCK] = T_NEVER;
 	sim->ev[EV_DATA_TO] = T_NEVER;
-	sdhi_set_status_(sim, st);
+	sdhi_set_status_(sim, st | ST_ACCESS_END);
 }
 
 bool data_take_fault_(struct mmchal_sim *sim, enum mmchal_sim_fault_kind kind, uint32_t block)
@@ -171,7 +178,7 @@ static void finish(struct mmchal_sim *sim)
 	}
 	x->active = false;
 	idmac_data_end_(sim);
-	sdhi_set_status_(sim, ST_ACCESS_END);
+	sdhi_access_end_(sim);
 }
 
 void data_block_event_(struct mmchal_sim *sim)
@@ -221,6 +228,7 @@ void data_block_event_(struct mmchal_sim *sim)
 			fail(sim, ST_CRC, ERR1_WR_CRC, 0);
 			return;
 		}
+		sim->err1 = (uint16_t)((sim->err1 & ~ERR1_CRC_STAT_MASK) | (2u << 12)); /* "010" */
 		sim->cnt.blocks++;
 		x->next++;
 		x->bstate = BUF_EMPTY;

@@ -8,6 +8,9 @@
 #include "sim_priv.h"
 
 #define MODE_CH1_READ     (1ull << 16)
+#define MODE_BUS_64       (3ull << 4)
+#define MODE_ADDR_INCR    (1ull << 0)
+#define BEAT              8u /* bytes per beat of the 64-bit bus */
 #define CTRL_START        (1ull << 0)
 #define RST_CH0           (1ull << 8)
 #define RST_CH1           (1ull << 9)
@@ -66,7 +69,13 @@ static void start(struct mmchal_sim *sim)
 	d->failed = false;
 	if (!(d->rst & (read ? RST_CH1 : RST_CH0)))
 		return; /* channel held in reset: the start is ignored */
-	if ((d->addr & (sim->cfg.idmac_align - 1u)) || d->addr > limit) {
+	/*
+	 * Bits 5:4 select the bus width; every driver sets both (64-bit). What another
+	 * width does is not documented: the model treats it as a DMA error
+	 * (assumption).
+	 */
+	if ((d->mode & MODE_BUS_64) != MODE_BUS_64 || (d->addr & (sim->cfg.idmac_align - 1u)) ||
+	    d->addr > limit) {
 		dm_error(sim, read);
 		return;
 	}
@@ -96,7 +105,7 @@ uint64_t idmac_read_(struct mmchal_sim *sim, uint32_t off)
 		return d->info2_mask;
 	case DM_DTRAN_ADDR:
 		return d->addr;
-	case DM_DTRAN_ADDR + 4u:
+	case DM_DTRAN_ADDR_H:
 		return d->addr >> 32;
 	default:
 		return 0;
@@ -141,7 +150,7 @@ void idmac_write_(struct mmchal_sim *sim, uint32_t off, uint64_t val, uint32_t w
 	case DM_DTRAN_ADDR:
 		d->addr = width == 8 ? val : (d->addr & 0xffffffff00000000ull) | val;
 		break;
-	case DM_DTRAN_ADDR + 4u:
+	case DM_DTRAN_ADDR_H:
 		d->addr = (d->addr & 0xffffffffull) | (val << 32);
 		break;
 	default:
@@ -164,7 +173,25 @@ bool idmac_move_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len, bool read, 
 	}
 	if (sim->iommu && data_take_fault_(sim, MMCHAL_SIM_FAULT_IOMMU, block))
 		sim->iommu->inject = true;
-	if (d->cur + len - 1u > limit || dma_access_(sim, d->cur, buf, len, read) < 0) {
+	if (d->cur + len - 1u > limit) {
+		dm_error(sim, read);
+		return false;
+	}
+	if (!(d->mode & MODE_ADDR_INCR) && !sim->cfg.idmac_fixed_addr_only) {
+		/* Fixed address: every beat of the block goes to (or comes from) d->cur. */
+		for (uint32_t off = 0; off < len; off += BEAT) {
+			uint32_t n = len - off < BEAT ? len - off : BEAT;
+
+			if (dma_access_(sim, d->cur, buf + off, n, read) < 0) {
+				dm_error(sim, read);
+				return false;
+			}
+		}
+		d->moved += len;
+		sim->cnt.idmac_bytes += len;
+		return true;
+	}
+	if (dma_access_(sim, d->cur, buf, len, read) < 0) {
 		dm_error(sim, read);
 		return false;
 	}

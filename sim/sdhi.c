@@ -23,12 +23,18 @@
 #define EXT_MODE_DMA  (1u << 1)
 
 /* SD_ERR_STS1/2 detail bits (names from the RZ/A1H hardware manual; inferred). */
-#define ERR1_CMD_IDX (1u << 0)
-#define ERR1_END     (1u << 4)
-#define ERR1_RSP_CRC (1u << 8)
-#define ERR1_RD_CRC  (1u << 10)
-#define ERR1_WR_CRC  (1u << 11)
-#define ERR2_RSP_TO  (1u << 0)
+#define ERR1_CMD_IDX       (1u << 0)
+#define ERR1_END           (1u << 4)
+#define ERR1_RSP_CRC       (1u << 8)
+#define ERR1_RD_CRC        (1u << 10)
+#define ERR1_WR_CRC        (1u << 11)
+#define ERR2_RSP_TO        (1u << 0)
+/*
+ * SD_ERR_STS1 bits 14:12: the CRC status token of the last written block;
+ * "010" (bit 13, positive) after reset (Zephyr rcar_mmc notes; REF).
+ */
+#define ERR1_CRC_STAT_MASK (7u << 12)
+#define ERR1_CRC_STAT_OK   (2u << 12)
 
 static bool has_cbsy(const struct mmchal_sim *sim)
 {
@@ -56,11 +62,13 @@ void sdhi_reset_(struct mmchal_sim *sim)
 	sim->sdio_info1_mask = 0xc007u;
 	sim->info &= ST_CD | ST_WP;
 	sim->mask = MASK_RESET;
-	sim->err1 = 0;
+	sim->err1 = ERR1_CRC_STAT_OK;
 	sim->err2 = 0;
 	memset(sim->rsp, 0, sizeof(sim->rsp));
 	sim->cmd_busy = false;
 	sim->cmd_pending = false;
+	sim->rsp_wait = false;
+	sim->idle_wait = false;
 	sim->ev[EV_CMD] = T_NEVER;
 	sim->ev[EV_AUTO12] = T_NEVER;
 	data_abort_(sim);
@@ -94,8 +102,17 @@ uint32_t sdhi_port_width_(const struct mmchal_sim *sim)
 			return 8;
 		return (sim->host_mode & 0x0100u) ? 4 : 2;
 	}
-	/* Older parts: bit 0 selects 32-bit access (Linux tmio EXT_ACC; inferred). */
-	return (sim->host_mode & 1u) ? 4 : 2;
+	/*
+	 * Gen2 SDR104 (0xcb0d): 0 = 32-bit, bit 0 = 16-bit; only Gen2 SDR50 (0x490c)
+	 * uses bit 0 for 32-bit (Linux renesas_sdhi_sdbuf_width(); U-Boot writes 0 on
+	 * Gen2 and reads the port 32 bits wide). Other versions have no HOST_MODE
+	 * width selection; Linux leaves it alone and uses a 16-bit port (assumption).
+	 */
+	if (sim->cfg.version == 0xcb0du)
+		return (sim->host_mode & 1u) ? 2 : 4;
+	if (sim->cfg.version == 0x490cu)
+		return (sim->host_mode & 1u) ? 4 : 2;
+	return 2;
 }
 
 uint64_t sdhi_clk_ns_(const struct mmchal_sim *sim, uint64_t clocks)
@@ -198,7 +215,7 @@ static void start_cmd(struct mmchal_sim *sim)
 	if (!rtype)
 		rtype = auto_rsp(c);
 	sim->cnt.commands++;
-	sim->err1 = 0;
+	sim->err1 &= ERR1_CRC_STAT_MASK; /* a new command clears the error bits */
 	sim->err2 = 0;
 	memset(&sim->res, 0, sizeof(sim->res));
 	fault_on_cmd_(sim, idx, data, &cf);
@@ -214,6 +231,7 @@ static void start_cmd(struct mmchal_sim *sim)
 	t_end = sim->now + sdhi_clk_ns_(sim, 48);
 	sim->res.kind = r.kind;
 	sim->res.card_data = r.data;
+	sim->res.r1b = rtype == 5;
 	if (rtype == 3) {
 		/* No response expected: done once the command is out. */
 		sim_schedule_(sim, EV_CMD, t_end);
@@ -269,8 +287,6 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 {
 	switch (ev) {
 	case EV_CMD: {
-		bool ok = !sim->res.timeout && !sim->res.crc && !sim->res.end_bit;
-
 		sim->cmd_busy = false;
 		if (sim->res.timeout) {
 			sim->err2 |= ERR2_RSP_TO;
@@ -289,10 +305,31 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 				sim->info |= ST_END_BIT;
 			}
 			memcpy(sim->rsp, sim->res.rsp, sizeof(sim->rsp));
-			if (ok)
+			/*
+			 * A response came: response end is set, with any CRC, end-bit or
+			 * index error beside it (Linux reads those bits in the response-end
+			 * handler, tmio_mmc_cmd_irq; REF).
+			 */
+			if (sim->res.r1b && card_dat0_busy_(sim)) {
+				/*
+				 * Hardware busy detection: after an R1b command the
+				 * controller reports the command done (response end, command
+				 * busy clear) only once the card releases DAT0 (Linux
+				 * MMC_CAP_WAIT_WHILE_BUSY for every SDHI; REF).
+				 */
+				sim->cmd_busy = true;
+				sim->rsp_wait = true;
+			} else {
 				sim->info |= ST_RSP_END;
+			}
 		}
-		if (ok && sim->res.has_data)
+		/*
+		 * A response with a CRC, end-bit or index error still came from a card
+		 * that executed the command, so its data phase runs, flagged by the
+		 * error bit beside response end: Linux keeps waiting for the data after
+		 * -EILSEQ (tmio_mmc_cmd_irq). After a response timeout no data comes.
+		 */
+		if (!sim->res.timeout && sim->res.has_data)
 			data_start_(sim);
 		else
 			sim->x.active = false;
@@ -302,7 +339,7 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 		sim->cmd_busy = false;
 		sim->x.active = false;
 		idmac_data_end_(sim);
-		sdhi_set_status_(sim, ST_ACCESS_END);
+		sdhi_access_end_(sim);
 		break;
 	case EV_BLOCK:
 		data_block_event_(sim);
@@ -312,6 +349,18 @@ void sdhi_event_(struct mmchal_sim *sim, enum sim_ev ev)
 		break;
 	case EV_BUSY:
 		card_busy_end_(sim);
+		if (!card_dat0_busy_(sim)) {
+			if (sim->rsp_wait) {
+				sim->rsp_wait = false;
+				sim->cmd_busy = false;
+				sim->info |= ST_RSP_END;
+			}
+			if (sim->idle_wait) {
+				/* Access end again, now with INFO2 bit 29 (SCLKDIVEN) set. */
+				sim->idle_wait = false;
+				sim->info |= ST_ACCESS_END;
+			}
+		}
 		data_pump_(sim);
 		break;
 	default:
@@ -418,6 +467,8 @@ void sdhi_write_(struct mmchal_sim *sim, uint32_t reg, uint16_t val)
 		sim->mask = (sim->mask & 0xffffu) | ((uint32_t)val << 16);
 		break;
 	case SD_CLK_CTRL:
+		if ((sim->clk_ctrl ^ val) & CLK_ENABLE)
+			sd_clock_changed_(sim, val & CLK_ENABLE);
 		sim->clk_ctrl = val & 0x03ffu;
 		if ((val & CLK_ENABLE) && sim->cmd_pending) {
 			sim->cmd_pending = false;
@@ -531,6 +582,19 @@ uint64_t sdhi_clock_hz_(const struct mmchal_sim *sim)
 	return f;
 }
 
+/*
+ * Access end. When it comes while DAT0 is still busy (a write the card is
+ * programming), the controller raises it again when busy ends, with INFO2
+ * bit 29 set: Linux completes a DMA write only on that one
+ * (TMIO_MMC_HAS_IDLE_WAIT; REF).
+ */
+void sdhi_access_end_(struct mmchal_sim *sim)
+{
+	if (card_dat0_busy_(sim))
+		sim->idle_wait = true;
+	sdhi_set_status_(sim, ST_ACCESS_END);
+}
+
 /* Issue the automatic CMD12 after the last block (SD_STOP.SEC, no 0x4000). */
 void sdhi_auto12_(struct mmchal_sim *sim)
 {
@@ -550,7 +614,14 @@ void sdhi_auto12_(struct mmchal_sim *sim)
 		sdhi_set_status_(sim, ST_CMD_TO);
 		return;
 	}
-	/* The auto CMD12 response goes to SD_RSP54 (RZ/A1H manual; inferred). */
+	/*
+	 * The auto CMD12 response: Linux reads it from SD_RSP10 after the data end
+	 * (tmio "fill in response from auto cmd12"; REF), so it lands there,
+	 * replacing the data command's response; it is also kept in SD_RSP54
+	 * (RZ/A1H manual; inferred).
+	 */
+	sim->rsp[0] = (uint16_t)r.val;
+	sim->rsp[1] = (uint16_t)(r.val >> 16);
 	sim->rsp[4] = (uint16_t)r.val;
 	sim->rsp[5] = (uint16_t)(r.val >> 16);
 	if (r.busy_ns) {

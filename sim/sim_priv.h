@@ -44,6 +44,7 @@
 #define DM_CM_INFO2      0x850u
 #define DM_CM_INFO2_MASK 0x858u
 #define DM_DTRAN_ADDR    0x880u
+#define DM_DTRAN_ADDR_H  0x888u /* upper half (U-Boot ADDR_H, Zephyr) */
 
 /* Status bits, INFO1 in 15:0 and INFO2 in 31:16. */
 #define ST_RSP_END    (1u << 0)
@@ -118,6 +119,12 @@ struct sim_card {
 	uint32_t wr_blocks; /* blocks written by the last write command (ACMD22) */
 	uint64_t powerup_start;
 	bool hcs;
+	bool s18a;   /* the last ACMD41 granted S18A: CMD11 may follow */
+	bool v18;    /* signalling at 1.8 V (CMD11 done); kept until power-off (removal) */
+	int vswitch; /* CMD11 voltage switch: 1 = DAT0 held low until the clock stops, 2 = stopped */
+	bool timing_next_valid;         /* SD CMD6: the new mode applies after the status block */
+	enum mmchal_timing timing_next; /* ... this one */
+	uint8_t tran_speed_next;        /* ... with this CSD TRAN_SPEED */
 	uint8_t cid[16], csd[16], scr[8];
 	uint8_t ext_csd[512];
 	uint8_t cccr[0x200]; /* SDIO CCCR (0x00..0xff) and FBR1 (0x100..0x1ff) */
@@ -134,9 +141,12 @@ struct sim_card {
 	bool payload_mode; /* the read serves @payload, not the store */
 	bool sdio_incr;    /* CMD53 op code: incrementing address */
 	uint8_t sdio_fn;
-	uint64_t media_done; /* programming of received blocks ends here */
-	bool stuck;          /* DAT0 held low (fault) */
-	bool busy;           /* DAT0 low until EV_BUSY */
+	uint64_t media_done;  /* programming of received blocks ends here */
+	int erase_step;       /* 0: none, 1: start given (CMD32/35), 2: end given (CMD33/36) */
+	uint64_t erase_start; /* byte address of the first block of the range */
+	uint64_t erase_end;   /* byte address of the last block of the range */
+	bool stuck;           /* DAT0 held low (fault) */
+	bool busy;            /* DAT0 low until EV_BUSY */
 };
 
 struct sim_xfer {
@@ -173,6 +183,7 @@ struct sim_cmdres {
 	enum resp_kind kind;
 	uint16_t rsp[8];
 	bool has_data;
+	bool r1b; /* SD_CMD response type R1b: hardware busy detection */
 	enum card_data card_data;
 };
 
@@ -255,6 +266,8 @@ struct mmchal_sim {
 	uint16_t rsp[8];
 	bool cmd_busy;
 	bool cmd_pending; /* written while the clock was off */
+	bool rsp_wait;    /* R1b: response end held until the card releases DAT0 */
+	bool idle_wait;   /* access end came while DAT0 was busy: raise it again at busy end */
 	struct sim_cmdres res;
 	struct sim_xfer x;
 	struct sim_card card;
@@ -316,6 +329,7 @@ uint32_t sdhi_bus_width_(const struct mmchal_sim *sim);
 uint64_t sdhi_data_timeout_ns_(const struct mmchal_sim *sim);
 uint64_t sdhi_clock_hz_(const struct mmchal_sim *sim);
 void sdhi_auto12_(struct mmchal_sim *sim);
+void sdhi_access_end_(struct mmchal_sim *sim);
 
 /* data.c: the data phase */
 void data_start_(struct mmchal_sim *sim);
@@ -370,11 +384,16 @@ void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uin
 bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
 			  int st0, struct card_resp *r);
 
+bool card_erase_cmd_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg, int st0,
+		     struct card_resp *r);
+
 /* card_sd.c, card_mmc.c, card_sdio.c */
 void sd_init_regs_(struct sim_card *c);
 void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
 void mmc_init_regs_(struct sim_card *c);
 void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
+void sd_clock_changed_(struct mmchal_sim *sim, bool on);
+void sd_switch_done_(struct sim_card *c);
 void sdio_init_regs_(struct sim_card *c);
 void sdio_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
 int sdio_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len);

@@ -151,9 +151,16 @@ static inline uint32_t drv_port_width(struct drv *d)
 {
 	uint16_t hm = mmchal_bus_rd16(&d->bus, R_HOSTMODE);
 
-	if (mmchal_bus_rd16(&d->bus, R_VERSION) >= 0xcc10u)
+	uint16_t ver = mmchal_bus_rd16(&d->bus, R_VERSION);
+
+	/* Linux renesas_sdhi_sdbuf_width(): the meaning of HOST_MODE depends on VERSION. */
+	if (ver >= 0xcc10u)
 		return !(hm & 1u) ? 8u : (hm & 0x100u) ? 4u : 2u;
-	return (hm & 1u) ? 4u : 2u;
+	if (ver == 0xcb0du)
+		return (hm & 1u) ? 2u : 4u;
+	if (ver == 0x490cu)
+		return (hm & 1u) ? 4u : 2u;
+	return 2u;
 }
 
 static inline uint64_t drv_port_rd(struct drv *d)
@@ -218,7 +225,7 @@ static inline uint32_t drv_pio_read(struct drv *d, uint16_t cmd, uint32_t arg, u
 	}
 	st = drv_wait(d, S_ACCESS_END, 2000000000ull);
 	drv_ack(d, S_ACCESS_END);
-	return st & S_ACCESS_END ? 0 : (st & S_ERRORS) | S_DATA_TO;
+	return (st & S_ERRORS) ? (st & S_ERRORS) : (st & S_ACCESS_END) ? 0 : S_DATA_TO;
 }
 
 static inline uint32_t drv_pio_write(struct drv *d, uint16_t cmd, uint32_t arg, uint32_t blksz,
@@ -244,7 +251,7 @@ static inline uint32_t drv_pio_write(struct drv *d, uint16_t cmd, uint32_t arg, 
 	}
 	st = drv_wait(d, S_ACCESS_END, 2000000000ull);
 	drv_ack(d, S_ACCESS_END);
-	return st & S_ACCESS_END ? 0 : (st & S_ERRORS) | S_DATA_TO;
+	return (st & S_ERRORS) ? (st & S_ERRORS) : (st & S_ACCESS_END) ? 0 : S_DATA_TO;
 }
 
 /* SD: CMD0, CMD8, ACMD41 loop, CMD2, CMD3, CMD9, CMD7, ACMD6(4-bit). Returns the RCA. */

@@ -75,7 +75,7 @@ static void test_open_ended_read_with_stop(void **state)
 		assert_memory_equal(blk, store + b * 512, 512);
 	}
 	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
-	/* The automatic CMD12 response is in SD_RSP54: state was data (5). */
+	/* The automatic CMD12 response is in SD_RSP54 (and RSP10): state was data (5). */
 	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP + 8u), (5u << 9) | (1u << 8));
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
 	(void)rca;
@@ -331,7 +331,7 @@ static void test_sysdmac_validation_and_error(void **state)
 	mmchal_sim_card_insert(d.sim, &cc);
 	drv_sd_init(&d);
 	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
-	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 1);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0); /* 0xcb0d: 32-bit data port */
 	mmchal_bus_wr16(&d.bus, R_EXTMODE, 2);
 	mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx);
 	mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);

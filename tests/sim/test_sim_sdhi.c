@@ -317,12 +317,19 @@ static void test_mmc_ext_csd_and_switch(void **state)
 	assert_int_equal(drv_cmd(&d, C_R1 | 13, 1u << 16), 0);
 	assert_int_equal(d.rsp[0] & (1u << 7), 1u << 7);
 	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 185), 0);
-	/* CMD6 busy: prg, then tran after switch_busy_ns (100 us). */
-	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70200u), 0);
+	/*
+	 * CMD6 busy: prg, then tran after switch_busy_ns (100 us). Sent as R1 the
+	 * response end comes at once and the busy shows on DAT0; sent as R1b the
+	 * controller waits for DAT0 before response end (hardware busy detection).
+	 */
+	assert_int_equal(drv_cmd(&d, C_R1 | 6, 0x03b70200u), 0);
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_PRG);
 	assert_false(drv_status(&d) & S_DAT0);
 	drv_wait_not_busy(&d, 10000000u);
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70200u), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_true(drv_status(&d) & S_DAT0);
 	assert_int_equal(mmchal_sim_card_ext_csd(d.sim, 183), 2);
 	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b90200u), 0); /* HS200 */
 	drv_wait_not_busy(&d, 10000000u);

@@ -25,7 +25,7 @@ struct mmchal_sim;
 /** @brief What sits in the simulated slot. */
 enum mmchal_sim_card_kind {
 	MMCHAL_SIM_CARD_NONE = 0, /**< empty slot */
-	MMCHAL_SIM_CARD_SD,       /**< SD memory card, v2, high capacity (SDHC/SDXC) */
+	MMCHAL_SIM_CARD_SD,       /**< SD memory card, v2: SDHC/SDXC, or SDSC with @c sdsc */
 	MMCHAL_SIM_CARD_MMC,      /**< eMMC */
 	MMCHAL_SIM_CARD_SDIO,     /**< SDIO card with one function and no memory */
 };
@@ -57,20 +57,38 @@ struct mmchal_sim_card_config {
 	/** backing store of @c capacity bytes owned by the caller; NULL: the
 	    simulator allocates a zeroed one and frees it with the card */
 	void *store;
-	uint32_t serial;       /**< product serial number in the CID */
-	uint16_t rca;          /**< SD/SDIO: RCA the card publishes in R6 (non-zero) */
-	bool cmd23;            /**< SD: CMD23 supported (SCR bit 33); eMMC always has it */
-	bool uhs;              /**< SD: CMD6 group 1 offers SDR50, SDR104, DDR50 */
-	bool byte_mode;        /**< eMMC: byte addressing instead of sector mode */
+	uint32_t serial; /**< product serial number in the CID */
+	uint16_t rca;    /**< SD/SDIO: RCA the card publishes in R6 (non-zero) */
+	bool cmd23;      /**< SD: CMD23 supported (SCR bit 33); eMMC always has it */
+	bool uhs;        /**< SD: CMD6 group 1 offers SDR50, SDR104, DDR50 */
+	bool byte_mode;  /**< eMMC: byte addressing instead of sector mode */
+	/** SD: a standard-capacity card (SDSC, up to 2 GiB): CSD v1, byte
+	    addresses, CCS = 0 in ACMD41, no UHS-I; else SDHC/SDXC */
+	bool sdsc;
 	uint8_t mmc_card_type; /**< eMMC EXT_CSD[196] CARD_TYPE */
-	bool write_protect;    /**< the write-protect switch is on */
-	uint64_t powerup_ns;   /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
+	/** eMMC: refuse the 8-bit bus widths (EXT_CSD BUS_WIDTH 2 and 6) with
+	    SWITCH_ERROR, as a card on a 4-bit board would fail them */
+	bool mmc_no_8bit;
+	/** the slot's write-protect switch is on (SD_INFO1 bit 7 reads 0). Like the
+	    tab of an SD card it is seen by the host only: the card still accepts
+	    writes; see mmchal_sim_card_set_wp() */
+	bool write_protect;
+	/** the card itself is write-protected (CSD TMP_WRITE_PROTECT): it refuses
+	    writes and erases with WP_VIOLATION (SD and eMMC) */
+	bool tmp_write_protect;
+	uint64_t powerup_ns; /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
 	/** from the end of a read command's response to the first block */
 	uint64_t read_latency_ns;
 	uint64_t read_rate;      /**< media read rate, bytes/s; 0 = unlimited */
 	uint64_t write_rate;     /**< media write rate, bytes/s; 0 = unlimited */
 	uint64_t write_busy_ns;  /**< DAT0 busy (programming) after the last block of a write */
 	uint64_t switch_busy_ns; /**< DAT0 busy after a CMD6 (eMMC SWITCH) or a CMD7 select */
+	/** erased memory reads as 0xff (SD SCR DATA_STAT_AFTER_ERASE = 1, eMMC
+	    EXT_CSD ERASED_MEM_CONT = 1); false: as 0x00 */
+	bool erased_ones;
+	/** DAT0 busy after CMD38, per erase unit touched (SD: 4 MiB allocation
+	    unit, eMMC: 512 KiB erase group) */
+	uint64_t erase_busy_ns;
 };
 
 /**
@@ -143,6 +161,17 @@ int mmchal_sim_card_ext_csd(const struct mmchal_sim *sim, uint32_t index);
  * @retval MMCHAL_ENOMEDIUM  no card
  */
 int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmchal_timing *timing);
+
+/**
+ * @brief Move the slot's write-protect switch (SD_INFO1 bit 7 follows at once).
+ *        The card does not see it: it is the host's job to refuse writes.
+ * @param[in] sim  simulator
+ * @param[in] on   true: write-protected
+ * @retval 0                 success
+ * @retval MMCHAL_EINVAL     @p sim is NULL
+ * @retval MMCHAL_ENOMEDIUM  no card
+ */
+int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,10 @@ struct mmchal_sim;
 enum mmchal_sim_soc {
 	MMCHAL_SIM_SOC_GEN3 = 0, /**< R-Car Gen3 SDHI, VERSION 0xcd10, bus_shift 2, internal DMAC */
 	MMCHAL_SIM_SOC_GEN2,     /**< R-Car Gen2 SDHI, VERSION 0xcb0d, bus_shift 1, SYS-DMAC only */
+	/** R-Car H3 ES1.x: Gen3 with the old DM_CM_INFO1 layout (read end at bit 17) */
+	MMCHAL_SIM_SOC_H3_ES1,
+	/** R-Car M3-W ES1.0: Gen3 with the old DM_CM_INFO1 layout (read end at bit 17) */
+	MMCHAL_SIM_SOC_M3W_ES10,
 };
 
 /**
@@ -53,20 +57,24 @@ enum mmchal_sim_soc {
  *        every field is then used literally.
  */
 struct mmchal_sim_config {
-	uint8_t bus_shift;      /**< register offset shift, 0..2 */
-	uint16_t version;       /**< VERSION register; IP version (low byte) >= 0x10 has the
+	uint8_t bus_shift;   /**< register offset shift, 0..2 */
+	uint16_t version;    /**< VERSION register; IP version (low byte) >= 0x10 has the
 				       internal DMAC; >= 0xcb0d has a 32-bit block counter */
-	bool dmac_old_info1;    /**< internal DMAC read-end bit is 17 (M3-W ES1.0), not 20 */
+	bool dmac_old_info1; /**< internal DMAC read-end bit is 17 (H3 ES1.x, M3-W ES1.0), not 20 */
 	uint32_t base_clock_hz; /**< SDHI clock before the SD_CLK_CTRL divider */
 	/** physical base of the register window (DMA port addresses) */
 	mmchal_phys_addr_t reg_phys;
-	uint32_t rx_port_offset;   /**< read alias of the data port for SYS-DMAC, bytes */
-	uint32_t reg_access_ns;    /**< virtual time one register access costs */
-	uint32_t irq_latency_ns;   /**< from the interrupt line rising to the handler running */
-	uint32_t ncr_clocks;       /**< clocks from a command's end bit to its response (N_CR) */
-	uint32_t ncr_max_clocks;   /**< clocks the controller waits for a response (N_CR max) */
-	uint32_t idmac_align;      /**< internal DMAC start-address alignment, bytes */
-	uint8_t idmac_addr_bits;   /**< internal DMAC address width */
+	uint32_t rx_port_offset; /**< read alias of the data port for SYS-DMAC, bytes */
+	uint32_t reg_access_ns;  /**< virtual time one register access costs */
+	uint32_t irq_latency_ns; /**< from the interrupt line rising to the handler running */
+	uint32_t ncr_clocks;     /**< clocks from a command's end bit to its response (N_CR) */
+	uint32_t ncr_max_clocks; /**< clocks the controller waits for a response (N_CR max) */
+	uint32_t idmac_align;    /**< internal DMAC start-address alignment, bytes */
+	uint8_t idmac_addr_bits; /**< internal DMAC address width */
+	/** internal DMAC of a part with "fixed address mode" (RZ/G2L, RZ/A2): the
+	    drivers leave DM_CM_DTRAN_MODE bit 0 clear there and the address still
+	    increments; elsewhere bit 0 clear sends every beat to one address */
+	bool idmac_fixed_addr_only;
 	uint32_t sysdmac_max_segs; /**< SYS-DMAC descriptors per transfer */
 	uint8_t sysdmac_addr_bits; /**< SYS-DMAC address width */
 	uint32_t sysdmac_max_seg;  /**< SYS-DMAC largest segment, bytes */
