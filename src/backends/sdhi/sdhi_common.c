@@ -1,0 +1,839 @@
+/**
+ * @file
+ * @brief SDHI common code: probe and soft reset, bus settings, command issue,
+ *        response and status decode, completion of a data phase; the parts
+ *        every SDHI backend shares.
+ *
+ * Completion follows what the controller does on the boards (REFERENCE.md,
+ * "How the drivers that work on the hardware use it"): an error bit comes
+ * together with response end or access end, so both the completion bit and
+ * the error bits are taken from the same status read; an R1b response ends
+ * only when the card released DAT0; a DMA write without automatic CMD12 is
+ * finished only on an access end seen with the bus idle (INFO2 bit 29).
+ *
+ * @note Every op runs with the host lock held by the core (backend.h), except
+ *       probe, which runs before the host is live. No op waits for the card:
+ *       nothing here waits or polls.
+ */
+#include <mmchal/config.h>
+
+#include "sdhi_priv.h"
+
+#include "core/mem.h"
+
+static inline uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
+{
+	return mmchal_bus_rd16(&s->cfg.bus, reg);
+}
+
+static inline void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint16_t val)
+{
+	mmchal_bus_wr16(&s->cfg.bus, reg, val);
+}
+
+/* SD_ARG and SD_RSPxx: with bus_shift 2 one 32-bit access reaches the whole logical
+   register (U-Boot, Zephyr); otherwise the two 16-bit halves (Linux). */
+static void wr_arg(const struct mmchal_sdhi *s, uint32_t val)
+{
+	if (s->wide)
+		s->cfg.bus.ops->write32(s->cfg.bus.ctx, SDHI_ARG << 2, val);
+	else
+		mmchal_bus_wr32(&s->cfg.bus, SDHI_ARG, val);
+}
+
+static uint32_t rd_rsp(const struct mmchal_sdhi *s, uint32_t reg)
+{
+	if (s->wide)
+		return s->cfg.bus.ops->read32(s->cfg.bus.ctx, reg << 2);
+	return mmchal_bus_rd32(&s->cfg.bus, reg);
+}
+
+static uint32_t rd_status(const struct mmchal_sdhi *s)
+{
+	return mmchal_bus_rd32(&s->cfg.bus, SDHI_INFO1);
+}
+
+/* Write 0 to the latched bits seen, 1 elsewhere; INFO2 bit 11 is always written 1. */
+static void ack(const struct mmchal_sdhi *s, uint32_t bits)
+{
+	bits &= SDHI_ST_LATCHED;
+	if (bits & 0xffffu)
+		wr16(s, SDHI_INFO1, (uint16_t)~bits);
+	if (bits >> 16)
+		wr16(s, SDHI_INFO2, (uint16_t)(~(bits >> 16) | (SDHI_ST_ALWAYS1 >> 16)));
+}
+
+static bool cd_usable(const struct mmchal_sdhi *s)
+{
+	return !(s->cfg.caps.bus & (MMCHAL_BUS_NONREMOVABLE | MMCHAL_BUS_BROKEN_CD));
+}
+
+static uint32_t irq_base(const struct mmchal_sdhi *s)
+{
+	uint32_t on = SDHI_ST_RSP_END | SDHI_ST_ACCESS_END | SDHI_ST_CMD_ERR | SDHI_ST_DATA_ERR |
+		      SDHI_ST_ILL_ACCESS;
+
+	if (cd_usable(s))
+		on |= SDHI_ST_CARD;
+	return on;
+}
+
+static void write_masks(const struct mmchal_sdhi *s)
+{
+	wr16(s, SDHI_INFO1_MASK, (uint16_t)~s->irq_on);
+	wr16(s, SDHI_INFO2_MASK, (uint16_t) ~(s->irq_on >> 16));
+}
+
+void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
+{
+	uint32_t on;
+
+	if (dma == s->dma_on)
+		return;
+	/* With DMA the data port raises DMA requests: the buffer interrupts stay masked. */
+	on = irq_base(s) | (dma ? 0 : SDHI_ST_PIO);
+	wr16(s, SDHI_CC_EXT_MODE, dma ? SDHI_EXT_DMA : 0);
+	s->dma_on = dma;
+	if (on != s->irq_on) {
+		s->irq_on = on;
+		write_masks(s);
+	}
+}
+
+/*
+ * Soft reset (SOFT_RST bit 0 is active low: 0 then 1, Linux renesas_sdhi_reset) and
+ * the registers it loses put back: clock, bus width and timeout, data port width,
+ * DDR mode, interrupt masks, SDIO mode.
+ */
+static void soft_reset(struct mmchal_sdhi *s)
+{
+	wr16(s, SDHI_SOFT_RST, 0);
+	wr16(s, SDHI_SOFT_RST, SDHI_SOFT_RST_RUN);
+	s->stats.soft_resets++;
+	wr16(s, SDHI_CLK_CTRL, s->clk_ctrl);
+	wr16(s, SDHI_OPTION, s->option);
+	if (s->host_mode != 0)
+		wr16(s, SDHI_HOST_MODE, s->host_mode);
+	if (s->if_mode != 0)
+		wr16(s, SDHI_IF_MODE, s->if_mode);
+	if (s->sdio_mode != 0)
+		wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+	s->dma_on = false;
+	s->irq_on = irq_base(s) | SDHI_ST_PIO;
+	write_masks(s);
+	/* Unknown after a reset: the next request writes them. */
+	s->size = 0;
+	s->stop = 0xffffu;
+}
+
+static void end_xfer(struct mmchal_sdhi *s)
+{
+	s->state = 0;
+	s->cmd = NULL;
+	s->data = NULL;
+	s->segs = NULL;
+	s->nsegs = 0;
+}
+
+/* After any error: stop the engine, reset the controller, forget the xfer. */
+static void recover(struct mmchal_sdhi *s)
+{
+	if (s->eng != NULL && (s->state & SDHI_S_DMA))
+		s->eng->stop(s);
+	soft_reset(s);
+	end_xfer(s);
+}
+
+/* ------------------------------------------------------------------------ probe */
+
+static int select_port(struct mmchal_sdhi *s)
+{
+	uint16_t v = s->version;
+	uint8_t want = s->cfg.port_width;
+	uint8_t max = 2;
+
+	if (v >= SDHI_VER_GEN3_SD)
+		max = 8;
+	else if (v == SDHI_VER_GEN2_SDR104 || v == SDHI_VER_GEN2_SDR50)
+		max = 4;
+	/* A 64-bit port needs 64-bit bus accesses and registers 8 bytes apart (Linux
+	   renesas_sdhi_enable_dma: "Iff regs are 8 byte apart, sdbuf is 64 bit"). */
+	if (max == 8 && (s->cfg.bus.bus_shift != 2 || s->cfg.bus.ops->read64 == NULL ||
+			 s->cfg.bus.ops->write64 == NULL))
+		max = 4;
+	if (want == 0)
+		want = max;
+	if (want > max)
+		return MMCHAL_ENOTSUP;
+	s->port_width = want;
+	if (v >= SDHI_VER_GEN3_SD)
+		s->host_mode = want == 8   ? SDHI_HM_GEN3_64
+			       : want == 4 ? SDHI_HM_GEN3_32
+					   : SDHI_HM_GEN3_16;
+	else if (v == SDHI_VER_GEN2_SDR104)
+		s->host_mode = want == 4 ? SDHI_HM_CB0D_32 : SDHI_HM_CB0D_16;
+	else if (v == SDHI_VER_GEN2_SDR50)
+		s->host_mode = want == 4 ? SDHI_HM_490C_32 : SDHI_HM_490C_16;
+	else
+		s->host_mode = 0;
+	return 0;
+}
+
+int mmchal_sdhi_probe_(void *ctx)
+{
+	struct mmchal_sdhi *s = ctx;
+	int rc;
+
+	if (s == NULL)
+		return MMCHAL_EINVAL;
+	s->probed = false;
+	wr16(s, SDHI_SOFT_RST, 0);
+	wr16(s, SDHI_SOFT_RST, SDHI_SOFT_RST_RUN);
+	s->version = rd16(s, SDHI_VERSION);
+	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
+	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
+		return MMCHAL_ENOTSUP;
+	s->cnt_bits = s->version >= SDHI_VER_GEN2_SDR104 ? 32 : 16;
+	/* 0x490c has no command-busy bit (Linux drops TMIO_MMC_HAVE_CBSY there). */
+	s->have_cbsy = s->version != SDHI_VER_GEN2_SDR50;
+	rc = select_port(s);
+	if (rc)
+		return rc;
+	s->wide = s->cfg.bus.bus_shift == 2;
+	s->clk_ctrl = SDHI_CLK_DIV512;
+	s->option = SDHI_OPT_ALWAYS1 | (SDHI_OPT_TOP_MAX << SDHI_OPT_TOP_SHIFT) | SDHI_OPT_WIDTH1;
+	s->if_mode = 0;
+	s->sdio_mode = 0;
+	wr16(s, SDHI_CLK_CTRL, s->clk_ctrl);
+	wr16(s, SDHI_OPTION, s->option);
+	/* HOST_MODE 0 is a real setting on 0xcb0d and later: always write it there. */
+	if (s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50)
+		wr16(s, SDHI_HOST_MODE, s->host_mode);
+	s->dma_on = false;
+	wr16(s, SDHI_CC_EXT_MODE, 0);
+	s->irq_on = irq_base(s) | SDHI_ST_PIO;
+	write_masks(s);
+	ack(s, SDHI_ST_LATCHED);
+	s->size = 0;
+	s->stop = 0xffffu;
+	s->present = cd_usable(s) ? (rd_status(s) & SDHI_ST_CD) != 0 : true;
+	if (s->eng != NULL)
+		s->eng->probe(s);
+	end_xfer(s);
+	s->probed = true;
+	return 0;
+}
+
+int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmchal_dma_caps *dma)
+{
+	struct mmchal_sdhi *s = ctx;
+	uint32_t cnt_max, fmax;
+
+	if (s == NULL || host == NULL || dma == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	*host = s->cfg.caps;
+	host->merge_capable = (s->flags & MMCHAL_SDHI_F_MERGE) && s->kind == MMCHAL_SDHI_IDMAC;
+	host->blk_count_bits = s->cnt_bits;
+	cnt_max = s->cnt_bits == 32 ? 0xffffffffu : 0xffffu;
+	host->max_blk_count = s->cfg.soc->max_blk_count < cnt_max ? s->cfg.soc->max_blk_count
+								  : cnt_max;
+	host->max_blk_size = 512;
+	/* "All SDHI support HW busy detection" (Linux MMC_CAP_WAIT_WHILE_BUSY); CMD23 and
+	   automatic CMD12 are in every of_data. */
+	host->bus |= MMCHAL_BUS_CMD23 | MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_HW_BUSY;
+	if (!(s->flags & MMCHAL_SDHI_F_HS400))
+		host->bus &= ~MMCHAL_BUS_HS400;
+	host->f_min_hz = s->cfg.clk_hz / 512u;
+	fmax = s->cfg.clk_hz;
+	if (!(s->flags & MMCHAL_SDHI_F_CLK_DIV1))
+		fmax /= 2u;
+	if (host->f_max_hz == 0 || host->f_max_hz > fmax)
+		host->f_max_hz = fmax;
+	memset(dma, 0, sizeof(*dma));
+	dma->kind = MMCHAL_DMA_NONE;
+	if (s->eng != NULL)
+		s->eng->caps(s, dma);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ bus settings */
+
+static uint32_t card_clock(const struct mmchal_sdhi *s, uint16_t clk_ctrl)
+{
+	uint32_t div = clk_ctrl & SDHI_CLK_DIV_MASK;
+	unsigned int n = 0;
+
+	if (div == SDHI_CLK_DIV1)
+		return s->cfg.clk_hz;
+	if (div == 0)
+		return s->cfg.clk_hz / 2u;
+	while (div >> (n + 1u))
+		n++;
+	return s->cfg.clk_hz / (4u << n);
+}
+
+/* The smallest divider whose clock does not exceed @p hz. */
+static int divider(const struct mmchal_sdhi *s, uint32_t hz, uint16_t *code)
+{
+	uint64_t f = s->cfg.clk_hz;
+
+	if ((s->flags & MMCHAL_SDHI_F_CLK_DIV1) && f <= hz) {
+		*code = SDHI_CLK_DIV1;
+		return 0;
+	}
+	if (f <= 2ull * hz) {
+		*code = 0;
+		return 0;
+	}
+	for (unsigned int n = 0; n < 8; n++) {
+		if (f <= (4ull << n) * hz) {
+			*code = (uint16_t)(1u << n);
+			return 0;
+		}
+	}
+	return MMCHAL_ERANGE;
+}
+
+static int set_clock(struct mmchal_sdhi *s, uint32_t hz)
+{
+	uint16_t code, val;
+	int rc;
+
+	if (hz == 0) {
+		val = (uint16_t)(s->clk_ctrl & ~SDHI_CLK_ENABLE);
+	} else {
+		rc = divider(s, hz, &code);
+		if (rc)
+			return rc;
+		val = (uint16_t)(code | SDHI_CLK_ENABLE);
+	}
+	if (val == s->clk_ctrl)
+		return 0;
+	/* Stop the clock, change the divider, start it again (Linux renesas_sdhi_set_clock,
+	   U-Boot tmio_sd_set_clk_rate: no glitch while the divider changes). No request is
+	   in flight here; neither driver waits for INFO2 bit 29 first, and a card holding
+	   DAT0 low must not keep the host from slowing down for its recovery. */
+	if (s->clk_ctrl & SDHI_CLK_ENABLE)
+		wr16(s, SDHI_CLK_CTRL, (uint16_t)(s->clk_ctrl & ~SDHI_CLK_ENABLE));
+	if (val & SDHI_CLK_ENABLE)
+		wr16(s, SDHI_CLK_CTRL, (uint16_t)(val & ~SDHI_CLK_ENABLE));
+	wr16(s, SDHI_CLK_CTRL, val);
+	s->clk_ctrl = val;
+	return 0;
+}
+
+static bool timing_ddr(enum mmchal_timing t)
+{
+	return t == MMCHAL_TIMING_MMC_HS400 || t == MMCHAL_TIMING_MMC_DDR52 ||
+	       t == MMCHAL_TIMING_UHS_DDR50;
+}
+
+int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
+{
+	struct mmchal_sdhi *s = ctx;
+	uint16_t opt, ifm;
+
+	if (s == NULL || ios == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	if (ios->bus_width != MMCHAL_BUS_WIDTH_1 && ios->bus_width != MMCHAL_BUS_WIDTH_4 &&
+	    ios->bus_width != MMCHAL_BUS_WIDTH_8)
+		return MMCHAL_EINVAL;
+	if ((unsigned int)ios->timing > MMCHAL_TIMING_MMC_HS400)
+		return MMCHAL_EINVAL;
+	if (ios->timing == MMCHAL_TIMING_MMC_HS400 && !(s->flags & MMCHAL_SDHI_F_HS400))
+		return MMCHAL_ENOTSUP;
+	if (s->state)
+		return MMCHAL_EBUSY;
+	opt = (uint16_t)(s->option & ~(SDHI_OPT_WIDTH1 | SDHI_OPT_WIDTH8));
+	if (ios->bus_width == MMCHAL_BUS_WIDTH_1)
+		opt |= SDHI_OPT_WIDTH1;
+	else if (ios->bus_width == MMCHAL_BUS_WIDTH_8)
+		opt |= SDHI_OPT_WIDTH8;
+	if (opt != s->option) {
+		wr16(s, SDHI_OPTION, opt);
+		s->option = opt;
+	}
+	/* DDR data needs IF_MODE bit 0 in every DDR mode (U-Boot; Linux uses only HS400). */
+	ifm = timing_ddr(ios->timing) ? SDHI_IF_DDR : 0;
+	if (ifm != s->if_mode) {
+		wr16(s, SDHI_IF_MODE, ifm);
+		s->if_mode = ifm;
+	}
+	return set_clock(s, ios->power_mode == MMCHAL_POWER_OFF ? 0 : ios->clock_hz);
+}
+
+/* SD_OPTION bits 7:4: the shortest window 2^(13+n) card clocks not below @p ns. */
+static uint16_t timeout_bits(const struct mmchal_sdhi *s, uint32_t ns)
+{
+	uint64_t clocks;
+	unsigned int n = 0;
+
+	if (ns == 0)
+		ns = s->cfg.data_timeout_ns;
+	if (ns == 0 || !(s->clk_ctrl & SDHI_CLK_ENABLE))
+		return SDHI_OPT_TOP_MAX;
+	clocks = (uint64_t)ns * (card_clock(s, s->clk_ctrl) / 1000u) / 1000000u + 1u;
+	while (n < SDHI_OPT_TOP_MAX && (1ull << (13u + n)) < clocks)
+		n++;
+	return (uint16_t)n;
+}
+
+/* ------------------------------------------------------------------------ requests */
+
+static uint16_t rsp_code(uint32_t flags)
+{
+	if (!(flags & MMCHAL_RSP_PRESENT))
+		return SDHI_CMD_RSP_NONE;
+	if (flags & MMCHAL_RSP_136)
+		return SDHI_CMD_RSP_R2;
+	if (flags & MMCHAL_RSP_BUSY)
+		return SDHI_CMD_RSP_R1B;
+	if (flags & MMCHAL_RSP_CRC)
+		return SDHI_CMD_RSP_R1;
+	return SDHI_CMD_RSP_R3; /* R3/R4: no CRC, no index */
+}
+
+static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+{
+	const struct mmchal_data *d = x->data;
+	uint64_t total, sum = 0;
+
+	if (d->blksz == 0 || d->blksz > 512u || d->blocks == 0)
+		return MMCHAL_EINVAL;
+	if (d->dir != MMCHAL_DIR_TO_CARD && d->dir != MMCHAL_DIR_FROM_CARD)
+		return MMCHAL_EINVAL;
+	if (s->cnt_bits == 16 && d->blocks > 0xffffu)
+		return MMCHAL_EINVAL;
+	total = (uint64_t)d->blksz * d->blocks;
+	if (x->plan == MMCHAL_PLAN_PIO) {
+		if (d->sg == NULL || d->sg_len == 0)
+			return MMCHAL_EINVAL;
+		for (uint32_t i = 0; i < d->sg_len; i++) {
+			if (d->sg[i].cpu == NULL || d->sg[i].len == 0)
+				return MMCHAL_EINVAL;
+			sum += d->sg[i].len;
+		}
+		return sum == total ? 0 : MMCHAL_EINVAL;
+	}
+	if ((unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL || x->segs == NULL ||
+	    x->nsegs == 0)
+		return MMCHAL_EINVAL;
+	for (uint32_t i = 0; i < x->nsegs; i++) {
+		if (x->segs[i].len == 0)
+			return MMCHAL_EINVAL;
+		sum += x->segs[i].len;
+	}
+	if (sum != total)
+		return MMCHAL_EINVAL;
+	return s->eng->check(s, x);
+}
+
+static bool multi_block(const struct mmchal_xfer *x)
+{
+	/* CMD18 / CMD25 stay multi-block commands even for one block. */
+	return x->data->blocks > 1 || x->cmd->opcode == 18 || x->cmd->opcode == 25;
+}
+
+int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
+{
+	struct mmchal_sdhi *s = ctx;
+	struct mmchal_data *d;
+	uint16_t c, stop = 0, opt;
+	int rc;
+
+	if (s == NULL || x == NULL || x->cmd == NULL || !s->probed || x->cmd->opcode > 63u)
+		return MMCHAL_EINVAL;
+	if (s->state)
+		return MMCHAL_EBUSY;
+	if (!s->present)
+		return MMCHAL_ENOMEDIUM;
+	d = x->data;
+	c = (uint16_t)(x->cmd->opcode | rsp_code(x->cmd->flags));
+	s->state = SDHI_S_CMD;
+	if (x->cmd->flags & MMCHAL_RSP_BUSY)
+		s->state |= SDHI_S_R1B;
+	x->cmd->error = 0;
+	if (d != NULL) {
+		rc = check_data(s, x);
+		if (rc) {
+			s->state = 0;
+			return rc;
+		}
+		d->error = 0;
+		d->bytes_xfered = 0;
+		c |= SDHI_CMD_DATA;
+		s->state |= SDHI_S_DATA;
+		if (d->dir == MMCHAL_DIR_FROM_CARD) {
+			c |= SDHI_CMD_READ;
+			s->state |= SDHI_S_READ;
+		}
+		if (multi_block(x)) {
+			c |= SDHI_CMD_MULTI;
+			stop = SDHI_STOP_SEC;
+			if (x->auto_stop)
+				s->state |= SDHI_S_AUTO_STOP;
+			else
+				c |= SDHI_CMD_NO_AUTO12;
+		}
+		if (s->size != d->blksz) {
+			wr16(s, SDHI_SIZE, (uint16_t)d->blksz);
+			s->size = (uint16_t)d->blksz;
+		}
+		/* SD_SECCNT counts only with SD_STOP.SEC; a single-block command needs none.
+		   The 32-bit counter is one 32-bit access (Linux sd_ctrl_write32). */
+		if (stop) {
+			if (s->cnt_bits == 32)
+				s->cfg.bus.ops->write32(s->cfg.bus.ctx,
+							SDHI_SECCNT << s->cfg.bus.bus_shift,
+							d->blocks);
+			else
+				wr16(s, SDHI_SECCNT, (uint16_t)d->blocks);
+		}
+		if (s->stop != stop) {
+			wr16(s, SDHI_STOP, stop);
+			s->stop = stop;
+		}
+		opt = (uint16_t)((s->option & ~SDHI_OPT_TOP_MASK) |
+				 (timeout_bits(s, d->timeout_ns) << SDHI_OPT_TOP_SHIFT));
+		if (opt != s->option) {
+			wr16(s, SDHI_OPTION, opt);
+			s->option = opt;
+		}
+		s->data = d;
+		s->blocks_done = 0;
+		s->sg_idx = 0;
+		s->sg_off = 0;
+		rc = 1;
+		if (x->plan != MMCHAL_PLAN_PIO) {
+			s->segs = x->segs;
+			s->nsegs = x->nsegs;
+			s->state |= SDHI_S_DMA;
+			rc = s->eng->arm(s, x);
+			if (rc < 0) {
+				end_xfer(s);
+				return rc;
+			}
+			if (rc == 1) /* the engine refused this one: PIO for it alone */
+				s->state &= ~SDHI_S_DMA;
+		}
+		mmchal_sdhi_dma_mode_(s, rc == 0);
+	}
+	s->cmd = x->cmd;
+	s->stats.requests++;
+	wr_arg(s, x->cmd->arg);
+	wr16(s, SDHI_CMD, c);
+	return 0;
+}
+
+static int cmd_error(uint32_t st)
+{
+	if (st & SDHI_ST_CMD_TO)
+		return MMCHAL_ETIMEDOUT;
+	if (st & (SDHI_ST_CRC | SDHI_ST_END_BIT | SDHI_ST_CMD_IDX | SDHI_ST_ILL_ACCESS))
+		return MMCHAL_EIO;
+	return 0;
+}
+
+static int data_error(uint32_t st)
+{
+	/* With automatic CMD12 a response timeout of that CMD12 ends the phase too. */
+	if (st & (SDHI_ST_DATA_TO | SDHI_ST_CMD_TO))
+		return MMCHAL_ETIMEDOUT;
+	if (st & (SDHI_ST_CRC | SDHI_ST_END_BIT | SDHI_ST_OVERFLOW | SDHI_ST_UNDERRUN |
+		  SDHI_ST_ILL_ACCESS))
+		return MMCHAL_EIO;
+	return 0;
+}
+
+static void read_response(struct mmchal_sdhi *s, struct mmchal_cmd *cmd)
+{
+	if (cmd->flags & MMCHAL_RSP_136) {
+		/* The registers hold bits 127:8 right-aligned (no CRC byte): shift by 8. */
+		uint32_t r10 = rd_rsp(s, SDHI_RSP10), r32 = rd_rsp(s, SDHI_RSP32);
+		uint32_t r54 = rd_rsp(s, SDHI_RSP54), r76 = rd_rsp(s, SDHI_RSP76);
+
+		cmd->resp[0] = (r76 << 8) | (r54 >> 24);
+		cmd->resp[1] = (r54 << 8) | (r32 >> 24);
+		cmd->resp[2] = (r32 << 8) | (r10 >> 24);
+		cmd->resp[3] = r10 << 8;
+	} else if (cmd->flags & MMCHAL_RSP_PRESENT) {
+		cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
+	}
+}
+
+static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
+{
+	if (s->state & SDHI_S_CMD) {
+		s->cmd->error = err;
+		*ev |= MMCHAL_EV_CMD_ERROR;
+	}
+	if (s->data != NULL) {
+		s->data->error = err;
+		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
+		if (!(s->state & SDHI_S_CMD))
+			*ev |= MMCHAL_EV_DATA_ERROR;
+	}
+	if (err == MMCHAL_EFAULT)
+		s->stats.dma_errors++;
+	recover(s);
+}
+
+/* Command phase: completion and errors come in the same status. */
+static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+{
+	int err;
+
+	if (!(st & (SDHI_ST_RSP_END | SDHI_ST_CMD_ERR | SDHI_ST_ILL_ACCESS)))
+		return;
+	err = cmd_error(st);
+	if (err) {
+		fail(s, err, ev);
+		return;
+	}
+	read_response(s, s->cmd);
+	*ev |= MMCHAL_EV_CMD_DONE;
+	s->state &= ~SDHI_S_CMD;
+	if (s->state & SDHI_S_R1B) {
+		/* Response end comes once the card released DAT0; DAT0 still low here means
+		   a controller that did not wait: the busy end is then polled. */
+		if (st & SDHI_ST_DAT0)
+			*ev |= MMCHAL_EV_BUSY_DONE;
+		else
+			s->state |= SDHI_S_BUSY_WAIT;
+	}
+	if (s->state & SDHI_S_DATA) {
+		if (s->state & SDHI_S_DMA)
+			s->eng->go(s);
+	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
+		end_xfer(s);
+	}
+}
+
+/* Idle after a write: INFO2 bit 29 with the idle wait, else command busy clear (Linux
+   tmio_mmc_data_irq); a controller with neither is taken as idle. */
+static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
+{
+	if (s->flags & MMCHAL_SDHI_F_IDLE_WAIT)
+		return st & SDHI_ST_SCLKDIVEN;
+	if (s->have_cbsy)
+		return !(st & SDHI_ST_CBSY);
+	return true;
+}
+
+static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+{
+	struct mmchal_data *d = s->data;
+	bool read = s->state & SDHI_S_READ;
+	int err = data_error(st);
+
+	if (!err && !(s->state & SDHI_S_DMA) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
+		err = mmchal_sdhi_pio_block_(s, read);
+	if (!err && (s->state & SDHI_S_DMA) && !(s->state & SDHI_S_DMA_END)) {
+		int r = s->eng->poll(s);
+
+		if (r < 0)
+			err = r;
+		else if (r > 0)
+			s->state |= SDHI_S_DMA_END;
+	}
+	if (err) {
+		fail(s, err, ev);
+		return;
+	}
+	if (st & SDHI_ST_ACCESS_END) {
+		/* A DMA write with no CMD12 after it ends on an access end with the bus idle;
+		   if the card was still busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT). */
+		if ((s->state & SDHI_S_DMA) && !read && !(s->state & SDHI_S_AUTO_STOP) &&
+		    !bus_idle(s, st) && !(s->state & SDHI_S_IDLE_WAIT))
+			s->state |= SDHI_S_IDLE_WAIT;
+		else
+			s->state |= SDHI_S_ACC_END;
+	} else if ((s->state & SDHI_S_IDLE_WAIT) && bus_idle(s, st)) {
+		s->state |= SDHI_S_ACC_END;
+	}
+	if ((s->state & SDHI_S_ACC_END) &&
+	    (!(s->state & SDHI_S_DMA) || (s->state & SDHI_S_DMA_END))) {
+		s->blocks_done = d->blocks;
+		d->bytes_xfered = d->blksz * d->blocks;
+		*ev |= MMCHAL_EV_DATA_DONE;
+		end_xfer(s);
+	}
+}
+
+int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
+{
+	struct mmchal_sdhi *s = ctx;
+	uint32_t ev = 0, st, latched;
+
+	if (s == NULL || events == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	st = rd_status(s);
+	latched = st & SDHI_ST_LATCHED;
+	if (latched)
+		ack(s, latched);
+	if (cd_usable(s)) {
+		bool present = (st & SDHI_ST_CD) != 0;
+
+		if ((latched & SDHI_ST_CARD) || present != s->present)
+			ev |= MMCHAL_EV_CARD_CHANGE;
+		s->present = present && !(latched & SDHI_ST_REMOVED);
+	}
+	if (s->sdio_mode && (rd16(s, SDHI_SDIO_INFO1) & 1u)) {
+		wr16(s, SDHI_SDIO_INFO1, 0xfffeu);
+		ev |= MMCHAL_EV_SDIO_IRQ;
+	}
+	if (s->state && !s->present) {
+		fail(s, MMCHAL_ENOMEDIUM, &ev);
+	} else {
+		/* The data phase is looked at in the call that saw the response only when
+		   this status already carries data events: the engine was just started. */
+		bool data_running = !(s->state & SDHI_S_CMD) ||
+				    (st & (SDHI_ST_ACCESS_END | SDHI_ST_PIO | SDHI_ST_DATA_TO));
+
+		if (s->state & SDHI_S_CMD)
+			cmd_phase(s, st, &ev);
+		else if ((s->state & SDHI_S_BUSY_WAIT) && !(s->state & SDHI_S_DATA) &&
+			 (st & SDHI_ST_DAT0)) {
+			ev |= MMCHAL_EV_BUSY_DONE;
+			end_xfer(s);
+		}
+		if ((s->state & SDHI_S_DATA) && !(s->state & SDHI_S_CMD) && data_running)
+			data_phase(s, st, &ev);
+	}
+	*events = ev;
+	return 0;
+}
+
+int mmchal_sdhi_abort_(void *ctx)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	if (s->data != NULL)
+		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
+	recover(s);
+	return 0;
+}
+
+int mmchal_sdhi_card_busy_(void *ctx)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	/* INFO2 bit 23 is the DAT0 level: low while the card is busy. */
+	return (rd16(s, SDHI_INFO2) & (SDHI_ST_DAT0 >> 16)) ? 0 : 1;
+}
+
+int mmchal_sdhi_get_cd_(void *ctx)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	if (s->cfg.caps.bus & MMCHAL_BUS_NONREMOVABLE)
+		return 1;
+	return (rd16(s, SDHI_INFO1) & SDHI_ST_CD) ? 1 : 0;
+}
+
+int mmchal_sdhi_get_ro_(void *ctx)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	/* INFO1 bit 7 is 1 while the card is writable (Linux tmio get_ro inverts it). */
+	return (rd16(s, SDHI_INFO1) & SDHI_ST_WP) ? 0 : 1;
+}
+
+int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || blocks == NULL)
+		return MMCHAL_EINVAL;
+	*blocks = s->blocks_done;
+	return 0;
+}
+
+int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
+{
+	struct mmchal_sdhi *s = ctx;
+
+	if (s == NULL || !s->probed)
+		return MMCHAL_EINVAL;
+	s->sdio_mode = enable ? 1u : 0u;
+	wr16(s, SDHI_SDIO_MASK, enable ? 0xfffeu : 0xffffu);
+	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ init */
+
+int mmchal_sdhi_setup_(struct mmchal_sdhi *s, const struct mmchal_sdhi_cfg *cfg,
+		       enum mmchal_sdhi_kind kind, const struct mmchal_sdhi_engine *eng,
+		       const struct mmchal_backend_ops *ops, struct mmchal_backend *out)
+{
+	if (s == NULL || cfg == NULL || out == NULL || cfg->soc == NULL || cfg->clk_hz == 0)
+		return MMCHAL_EINVAL;
+	if (mmchal_bus_check(&cfg->bus) != 0)
+		return MMCHAL_EINVAL;
+	if (cfg->port_width != 0 && cfg->port_width != 2 && cfg->port_width != 4 &&
+	    cfg->port_width != 8)
+		return MMCHAL_EINVAL;
+	if (cfg->port != NULL && mmchal_port_check(cfg->port) != 0)
+		return MMCHAL_EINVAL;
+	if ((unsigned int)cfg->rev > MMCHAL_SDHI_REV_M3W_LATER)
+		return MMCHAL_EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->kind = kind;
+	s->eng = eng;
+	s->ops = ops;
+	s->flags = cfg->soc->flags | cfg->extra_flags | mmchal_sdhi_rev_flags(cfg->rev);
+	out->ops = ops;
+	out->ctx = s;
+	return 0;
+}
+
+int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_stats *out)
+{
+	if (sdhi == NULL || out == NULL)
+		return MMCHAL_EINVAL;
+	*out = sdhi->stats;
+	return 0;
+}
+
+int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
+		     struct mmchal_backend *out)
+{
+	if (cfg == NULL || cfg->soc == NULL)
+		return MMCHAL_EINVAL;
+	switch (cfg->soc->kind) {
+	case MMCHAL_SDHI_IDMAC:
+#if MMCHAL_WITH_BACKEND_SDHI_IDMAC
+		return mmchal_sdhi_idmac_init(sdhi, cfg, out);
+#else
+		return MMCHAL_ENOTSUP;
+#endif
+	case MMCHAL_SDHI_SYSDMAC:
+		if (cfg->chan[0].ops != NULL && cfg->chan[1].ops != NULL) {
+#if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC
+			return mmchal_sdhi_sysdmac_init(sdhi, cfg, out);
+#else
+			return MMCHAL_ENOTSUP;
+#endif
+		}
+		break;
+	case MMCHAL_SDHI_PIO:
+		break;
+	default:
+		return MMCHAL_EINVAL;
+	}
+#if MMCHAL_WITH_BACKEND_PIO
+	return mmchal_sdhi_pio_init(sdhi, cfg, out);
+#else
+	return MMCHAL_ENOTSUP;
+#endif
+}

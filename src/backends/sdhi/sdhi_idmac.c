@@ -1,0 +1,153 @@
+/**
+ * @file
+ * @brief The SDHI internal-DMAC backend (R-Car Gen3/Gen4, RZ/G2L, RZ/A2).
+ *
+ * One contiguous segment per transfer, start address aligned to 128 bytes
+ * (Linux since Dec 2020), 32-bit addresses (Gen3 drives only 32-bit: U-Boot,
+ * Zephyr). These are declared as DMA capabilities so that the planner never
+ * hands over another segment, and still checked here. The data phase is
+ * complete only once both the DMAC transfer end and the SDHI access end were
+ * seen, or at the first error; a DMAC error resets the channel and reports
+ * ::MMCHAL_EFAULT.
+ *
+ * @note See sdhi_common.c for the calling contexts of the ops.
+ */
+#include "sdhi_priv.h"
+
+#define IDMAC_ALIGN    128u
+#define IDMAC_ADDR_MAX 0xffffffffull
+#define IDMAC_SEG_MAX  0xffffffffu
+
+static uint32_t end_bit(const struct mmchal_sdhi *s, bool read)
+{
+	if (!read)
+		return DM_INFO1_END_CH0;
+	/* H3 ES1.x, M3-W ES1.0: read-channel end at bit 17 (U-Boot, TF-A). */
+	return (s->flags & MMCHAL_SDHI_F_OLD_INFO1) ? DM_INFO1_END_CH1_OLD : DM_INFO1_END_CH1;
+}
+
+static void channel_reset(const struct mmchal_sdhi *s)
+{
+	/* Active-low channel resets: clear, then set (Linux abort_dma). */
+	sdhi_dm_wr_(s, DM_CM_RST, ~(DM_RST_CH0 | DM_RST_CH1));
+	sdhi_dm_wr_(s, DM_CM_RST, 0xffffffffu);
+	sdhi_dm_wr_(s, DM_CM_INFO1, 0);
+	sdhi_dm_wr_(s, DM_CM_INFO2, 0);
+}
+
+static void idmac_probe(struct mmchal_sdhi *s)
+{
+	channel_reset(s);
+	sdhi_dm_wr_(s, DM_CM_INFO1_MASK, ~(DM_INFO1_END_CH0 | end_bit(s, true)));
+	sdhi_dm_wr_(s, DM_CM_INFO2_MASK, ~(DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1));
+}
+
+static void idmac_caps(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
+{
+	dma->kind = MMCHAL_DMA_INTERNAL;
+	for (unsigned int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+		struct mmchal_dma_dir_caps *c = &dma->dir[d];
+
+		c->addr_bits = 32;
+		c->addr_align = IDMAC_ALIGN;
+		c->max_segs = 1;
+		c->max_seg_size = IDMAC_SEG_MAX;
+		c->coherent = false;
+	}
+	/* One read channel in the whole SoC (Linux ONE_RX_ONLY): the library keeps no
+	   state shared between controllers, so every read goes PIO there. */
+	if (s->flags & MMCHAL_SDHI_F_ONE_RX_ONLY)
+		dma->dir[MMCHAL_DIR_FROM_CARD].min_len = UINT32_MAX;
+}
+
+static int idmac_check(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+{
+	const struct mmchal_dma_seg *g = &x->segs[0];
+
+	if (x->nsegs != 1 || (g->addr & (IDMAC_ALIGN - 1u)) || g->addr > IDMAC_ADDR_MAX ||
+	    g->len - 1u > IDMAC_ADDR_MAX - g->addr)
+		return MMCHAL_EINVAL;
+	if ((s->flags & MMCHAL_SDHI_F_ONE_RX_ONLY) && x->data->dir == MMCHAL_DIR_FROM_CARD)
+		return MMCHAL_EINVAL;
+	return 0;
+}
+
+static int idmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+{
+	const struct mmchal_bus *b = &s->cfg.bus;
+	bool read = x->data->dir == MMCHAL_DIR_FROM_CARD;
+	uint32_t mode = (read ? DM_MODE_CH1_READ : 0) | DM_MODE_BUS_64;
+
+	/* Address increment, except on parts that only have fixed address mode. */
+	if (!(s->flags & MMCHAL_SDHI_F_FIXED_ADDR))
+		mode |= DM_MODE_ADDR_INCR;
+	sdhi_dm_wr_(s, DM_CM_DTRAN_MODE, mode);
+	/* One 64-bit write sets both halves (Linux writeq); else the low half only. */
+	if (b->ops->write64 != NULL)
+		b->ops->write64(b->ctx, DM_DTRAN_ADDR, x->segs[0].addr);
+	else
+		sdhi_dm_wr_(s, DM_DTRAN_ADDR, (uint32_t)x->segs[0].addr);
+	return 0;
+}
+
+static void idmac_go(struct mmchal_sdhi *s)
+{
+	/* Started once the response is in (Linux issue tasklet, U-Boot dma_xfer). */
+	sdhi_dm_wr_(s, DM_CM_DTRAN_CTRL, DM_CTRL_START);
+}
+
+static int idmac_poll(struct mmchal_sdhi *s)
+{
+	bool read = s->state & SDHI_S_READ;
+	uint32_t end = end_bit(s, read), i1, i2;
+
+	i1 = sdhi_dm_rd_(s, DM_CM_INFO1);
+	if (i1 & end) {
+		sdhi_dm_wr_(s, DM_CM_INFO1, ~end);
+		return 1;
+	}
+	i2 = sdhi_dm_rd_(s, DM_CM_INFO2);
+	if (i2 & (DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1))
+		return MMCHAL_EFAULT;
+	return 0;
+}
+
+static void idmac_stop(struct mmchal_sdhi *s)
+{
+	channel_reset(s);
+}
+
+const struct mmchal_sdhi_engine mmchal_sdhi_idmac_engine_ = {
+	.name = "idmac",
+	.probe = idmac_probe,
+	.caps = idmac_caps,
+	.check = idmac_check,
+	.arm = idmac_arm,
+	.go = idmac_go,
+	.poll = idmac_poll,
+	.stop = idmac_stop,
+};
+
+static const struct mmchal_backend_ops sdhi_idmac_ops = {
+	.name = "sdhi-idmac",
+	.probe = mmchal_sdhi_probe_,
+	.get_caps = mmchal_sdhi_get_caps_,
+	.set_ios = mmchal_sdhi_set_ios_,
+	.start = mmchal_sdhi_start_,
+	.handle_irq = mmchal_sdhi_handle_irq_,
+	.abort = mmchal_sdhi_abort_,
+	.card_busy = mmchal_sdhi_card_busy_,
+	.get_cd = mmchal_sdhi_get_cd_,
+	.get_ro = mmchal_sdhi_get_ro_,
+	.blocks_done = mmchal_sdhi_blocks_done_,
+	.enable_sdio_irq = mmchal_sdhi_enable_sdio_irq_,
+};
+
+int mmchal_sdhi_idmac_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
+			   struct mmchal_backend *out)
+{
+	if (cfg == NULL || cfg->soc == NULL || cfg->soc->kind != MMCHAL_SDHI_IDMAC)
+		return MMCHAL_EINVAL;
+	return mmchal_sdhi_setup_(sdhi, cfg, MMCHAL_SDHI_IDMAC, &mmchal_sdhi_idmac_engine_,
+				  &sdhi_idmac_ops, out);
+}

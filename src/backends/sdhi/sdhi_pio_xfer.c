@@ -1,0 +1,158 @@
+/**
+ * @file
+ * @brief SDHI PIO data mover: one block through the data port per call, for
+ *        the PIO backend and for the DMA backends' PIO requests.
+ *
+ * The port is 16, 32 or 64 bits wide (HOST_MODE); byte k of a port word is
+ * byte k of the data stream. A block whose length is not a multiple of the
+ * port width (SDIO CMD53 of 1..511 bytes) ends with a partial word: only the
+ * block's own bytes are stored on a read, and the unused bytes of the last
+ * word are sent as 0 on a write, so no byte outside the caller's buffers is
+ * ever read or written. The work per call is one block: the interrupts-off
+ * time under IRQ_SPLIT or DEFERRED is bounded by the block size.
+ *
+ * @note Called from handle_irq with the host lock held.
+ */
+#include "sdhi_priv.h"
+
+#include "core/mem.h"
+
+static uint64_t port_rd(const struct mmchal_sdhi *s, uint32_t off)
+{
+	const struct mmchal_bus *b = &s->cfg.bus;
+
+	switch (s->port_width) {
+	case 8:
+		return b->ops->read64(b->ctx, off);
+	case 4:
+		return b->ops->read32(b->ctx, off);
+	default:
+		return b->ops->read16(b->ctx, off);
+	}
+}
+
+static void port_wr(const struct mmchal_sdhi *s, uint32_t off, uint64_t v)
+{
+	const struct mmchal_bus *b = &s->cfg.bus;
+
+	switch (s->port_width) {
+	case 8:
+		b->ops->write64(b->ctx, off, v);
+		break;
+	case 4:
+		b->ops->write32(b->ctx, off, (uint32_t)v);
+		break;
+	default:
+		b->ops->write16(b->ctx, off, (uint16_t)v);
+		break;
+	}
+}
+
+/* Byte k of a port word is byte k of the stream: on a little-endian CPU a whole
+   word is one load or store (fixed-size memcpy), elsewhere it is built by shifts. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PIO_LE 1
+#else
+#define PIO_LE 0
+#endif
+
+static uint64_t load_word(const uint8_t *p, uint32_t w)
+{
+	uint64_t v = 0;
+
+	if (PIO_LE) {
+		if (w == 8) {
+			memcpy(&v, p, 8);
+		} else if (w == 4) {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			v = x;
+		} else {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			v = x;
+		}
+		return v;
+	}
+	for (uint32_t k = 0; k < w; k++)
+		v |= (uint64_t)p[k] << (8u * k);
+	return v;
+}
+
+static void store_word(uint8_t *p, uint64_t v, uint32_t w)
+{
+	if (PIO_LE) {
+		if (w == 8) {
+			memcpy(p, &v, 8);
+		} else if (w == 4) {
+			uint32_t x = (uint32_t)v;
+
+			memcpy(p, &x, 4);
+		} else {
+			uint16_t x = (uint16_t)v;
+
+			memcpy(p, &x, 2);
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < w; k++)
+		p[k] = (uint8_t)(v >> (8u * k));
+}
+
+int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
+{
+	const struct mmchal_data *d = s->data;
+	const uint32_t off = SDHI_BUF0 << s->cfg.bus.bus_shift;
+	const uint32_t w = s->port_width;
+	uint32_t idx = s->sg_idx, pos = s->sg_off;
+
+	if (s->blocks_done >= d->blocks)
+		return MMCHAL_EIO; /* a buffer event beyond the last block */
+	for (uint32_t i = 0; i < d->blksz; i += w) {
+		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
+		uint64_t v = 0;
+		uint8_t *p;
+
+		if (idx >= d->sg_len)
+			return MMCHAL_EIO; /* never past the list (checked at start) */
+		p = (uint8_t *)d->sg[idx].cpu + pos;
+		if (n == w && d->sg[idx].len - pos >= w) {
+			/* the whole word lies in this entry */
+			if (read)
+				store_word(p, port_rd(s, off), w);
+			else
+				port_wr(s, off, load_word(p, w));
+			pos += w;
+			if (pos == d->sg[idx].len) {
+				idx++;
+				pos = 0;
+			}
+			continue;
+		}
+		/* a word across two entries, or the partial last word of a short block:
+		   byte by byte, only the block's own bytes */
+		if (read)
+			v = port_rd(s, off);
+		for (uint32_t k = 0; k < n; k++) {
+			if (idx >= d->sg_len)
+				return MMCHAL_EIO;
+			p = (uint8_t *)d->sg[idx].cpu + pos;
+			if (read)
+				*p = (uint8_t)(v >> (8u * k));
+			else
+				v |= (uint64_t)*p << (8u * k);
+			if (++pos == d->sg[idx].len) {
+				idx++;
+				pos = 0;
+			}
+		}
+		if (!read)
+			port_wr(s, off, v);
+	}
+	s->sg_idx = idx;
+	s->sg_off = pos;
+	s->blocks_done++;
+	return 0;
+}

@@ -1,0 +1,86 @@
+/**
+ * @file
+ * @brief Internal: what the SDHI common code shares with the internal-DMAC,
+ *        SYS-DMAC and PIO parts.
+ *
+ * The common code owns the command, the status decode and the PIO mover; a
+ * DMA backend plugs in through ::mmchal_sdhi_engine. Every function here runs
+ * in the context of the backend op that calls it (host lock held by the core).
+ */
+#ifndef MMCHAL_SDHI_PRIV_H
+#define MMCHAL_SDHI_PRIV_H
+
+#include <mmchal/sdhi.h>
+
+#include "sdhi_regs.h"
+
+/* Phase bits of ::mmchal_sdhi::state. */
+#define SDHI_S_CMD       (1u << 0) /* waiting for the response */
+#define SDHI_S_DATA      (1u << 1) /* data phase armed or running */
+#define SDHI_S_DMA       (1u << 2) /* the data phase goes through the engine */
+#define SDHI_S_ACC_END   (1u << 3) /* access end seen */
+#define SDHI_S_DMA_END   (1u << 4) /* engine end seen */
+#define SDHI_S_BUSY_WAIT (1u << 5) /* R1b response seen with DAT0 still low */
+#define SDHI_S_IDLE_WAIT (1u << 6) /* DMA write: waiting for the bus to go idle */
+#define SDHI_S_AUTO_STOP (1u << 7) /* the controller sends CMD12 itself */
+#define SDHI_S_R1B       (1u << 8) /* the command is R1b */
+#define SDHI_S_READ      (1u << 9) /* data flows card -> memory */
+
+/** DMA engine hooks of a backend. */
+struct mmchal_sdhi_engine {
+	const char *name;
+	/* controller found at probe: reset and mask the engine */
+	void (*probe)(struct mmchal_sdhi *s);
+	/* declared DMA capabilities */
+	void (*caps)(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma);
+	/* check the segments of a DMA plan: 0 or MMCHAL_EINVAL */
+	int (*check)(struct mmchal_sdhi *s, const struct mmchal_xfer *x);
+	/* before the command goes out: 0 = DMA, 1 = serve this xfer by PIO, <0 error */
+	int (*arm)(struct mmchal_sdhi *s, const struct mmchal_xfer *x);
+	/* after a good response of a DMA data command: start moving */
+	void (*go)(struct mmchal_sdhi *s);
+	/* data phase in progress: 1 when the engine has finished, 0 not yet, <0 its error */
+	int (*poll)(struct mmchal_sdhi *s);
+	/* stop the engine and reset its channel */
+	void (*stop)(struct mmchal_sdhi *s);
+};
+
+extern const struct mmchal_sdhi_engine mmchal_sdhi_idmac_engine_;
+extern const struct mmchal_sdhi_engine mmchal_sdhi_sysdmac_engine_;
+
+/* The common ops; each backend hands out a table with its own name. */
+int mmchal_sdhi_probe_(void *ctx);
+int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmchal_dma_caps *dma);
+int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios);
+int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *xfer);
+int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events);
+int mmchal_sdhi_abort_(void *ctx);
+int mmchal_sdhi_card_busy_(void *ctx);
+int mmchal_sdhi_get_cd_(void *ctx);
+int mmchal_sdhi_get_ro_(void *ctx);
+int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks);
+int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable);
+
+/* Configuration check and state set-up shared by the init functions. */
+int mmchal_sdhi_setup_(struct mmchal_sdhi *s, const struct mmchal_sdhi_cfg *cfg,
+		       enum mmchal_sdhi_kind kind, const struct mmchal_sdhi_engine *eng,
+		       const struct mmchal_backend_ops *ops, struct mmchal_backend *out);
+
+/* CC_EXT_MODE DMA bit and the buffer interrupts, written only when they change. */
+void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma);
+
+/* PIO mover: one block per call. */
+int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read);
+
+/* 32-bit access to one DM_* register (unshifted byte offset). */
+static inline uint32_t sdhi_dm_rd_(const struct mmchal_sdhi *s, uint32_t off)
+{
+	return mmchal_bus_raw_rd32(&s->cfg.bus, off);
+}
+
+static inline void sdhi_dm_wr_(const struct mmchal_sdhi *s, uint32_t off, uint32_t val)
+{
+	mmchal_bus_raw_wr32(&s->cfg.bus, off, val);
+}
+
+#endif /* MMCHAL_SDHI_PRIV_H */

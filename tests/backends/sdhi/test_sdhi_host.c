@@ -1,0 +1,301 @@
+/*
+ * The SDHI backends under the host core (mmchal_host_request_sync): eMMC
+ * identification, reads and writes of scattered 4 KiB pages with CMD12 and
+ * with CMD23, every plan the core picks (IOMMU_MERGED with 512 segments behind
+ * the IOMMU, DIRECT, BOUNCED, PIO), a DMA fault retried by PIO, and IOVA pages
+ * and bounce slots back to zero afterwards.
+ */
+#include "sdhi_fx.h"
+
+#include <mmchal/host_core.h>
+
+#define NPAGES_MAX 512u
+
+struct hfx {
+	struct fx f;
+	struct mmchal_port port;
+	struct mmchal_host host;
+	struct mmchal_host_cfg hc;
+	struct mmchal_iommu_domain dom;
+	struct mmchal_bounce bounce;
+	uint64_t nodes[MMCHAL_IOVA_POOL_BYTES(64) / 8u + 1u];
+	uint32_t meta[64];
+	struct mmchal_sg sg[NPAGES_MAX];
+	struct mmchal_dma_seg table[NPAGES_MAX];
+	uint32_t lba;
+};
+
+static struct hfx H;
+
+static int hcmd(struct hfx *h, uint32_t op, uint32_t arg, uint32_t flags, uint32_t *resp)
+{
+	struct mmchal_cmd c = {.opcode = op, .arg = arg, .flags = flags};
+	struct mmchal_request r = {.cmd = &c};
+	int rc = mmchal_host_request_sync(&h->host, &r, 5000);
+
+	if (resp)
+		*resp = c.resp[0];
+	return rc;
+}
+
+static void hios(struct hfx *h, uint32_t hz, enum mmchal_bus_width w)
+{
+	struct mmchal_ios ios = {hz, w, MMCHAL_TIMING_LEGACY, MMCHAL_POWER_ON, MMCHAL_SIGNAL_330};
+
+	assert_int_equal(mmchal_host_core_ops.set_ios(&h->host, &ios), 0);
+}
+
+static void host_open(struct hfx *h, const struct fx_opts *o, bool bounce)
+{
+	uint32_t r;
+
+	memset(h, 0, sizeof(*h));
+	assert_int_equal(fx_open(&h->f, o), 0);
+	assert_int_equal(mmchal_sim_port(h->f.sim, &h->port), 0);
+	h->hc.backend = &h->f.be;
+	h->hc.port = &h->port;
+	h->hc.pio_retry = true;
+	h->hc.seg_table = h->table;
+	h->hc.seg_table_len = NPAGES_MAX;
+	if (o->iommu) {
+		struct mmchal_iommu_domain_cfg dc = {.iommu = &h->f.iommu,
+						     .node_mem = h->nodes,
+						     .node_mem_size = sizeof(h->nodes),
+						     .addr_bits = 32};
+
+		assert_int_equal(mmchal_iommu_domain_init(&h->dom, &dc), 0);
+		h->hc.iommu = &h->dom;
+	}
+	if (bounce) {
+		mmchal_phys_addr_t phys;
+		void *mem = mmchal_sim_mem_alloc(h->f.sim, h->f.lo, 1u << 20, 4096, &phys);
+		struct mmchal_bounce_cfg bc = {.mem = mem,
+					       .dma = phys,
+					       .size = 1u << 20,
+					       .meta = h->meta,
+					       .meta_size = sizeof(h->meta)};
+
+		assert_non_null(mem);
+		assert_int_equal(mmchal_bounce_init(&h->bounce, &bc), 0);
+		h->hc.bounce = &h->bounce;
+	}
+	assert_int_equal(mmchal_host_init(&h->host, &h->hc), 0);
+	/* eMMC identification through the host */
+	hios(h, 400000, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(hcmd(h, 0, 0, MMCHAL_RSP_NONE, NULL), 0);
+	for (int i = 0;; i++) {
+		assert_true(i < 100);
+		assert_int_equal(hcmd(h, 1, 0x40ff8080u, MMCHAL_RSP_R3, &r), 0);
+		if (r & 0x80000000u)
+			break;
+		h->port.ops->delay_us(h->port.ctx, 100);
+	}
+	assert_int_equal(hcmd(h, 2, 0, MMCHAL_RSP_R2, NULL), 0);
+	assert_int_equal(hcmd(h, 3, 1u << 16, MMCHAL_RSP_R1, NULL), 0);
+	assert_int_equal(hcmd(h, 7, 1u << 16, MMCHAL_RSP_R1B, NULL), 0);
+	assert_int_equal(hcmd(h, 6, (3u << 24) | (183u << 16) | (2u << 8), MMCHAL_RSP_R1B, NULL),
+			 0);
+	hios(h, 26000000, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(mmchal_host_core_ops.init_card(&h->host, MMCHAL_CARD_MMC), 0);
+	h->lba = 1000;
+}
+
+static void host_close(struct hfx *h)
+{
+	mmchal_host_deinit(&h->host);
+	fx_close(&h->f);
+}
+
+/* One read or write of @p npages scattered pages; checks the data byte for byte. */
+static int host_rw(struct hfx *h, bool write, uint32_t npages, bool sbc_mode, int region)
+{
+	struct mmchal_cmd sbc = {.opcode = 23, .arg = npages * 8u, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd cmd = {
+		.opcode = write ? 25u : 18u, .arg = h->lba, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd stop = {.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_data d = {.dir = write ? MMCHAL_DIR_TO_CARD : MMCHAL_DIR_FROM_CARD,
+				.blksz = 512,
+				.blocks = npages * 8u,
+				.sg = h->sg,
+				.sg_len = npages};
+	struct mmchal_request r = {.cmd = &cmd, .data = &d};
+	uint64_t size;
+	uint8_t *store = mmchal_sim_card_store(h->f.sim, &size);
+	const uint64_t base = (uint64_t)h->lba * 512u;
+	int rc;
+
+	assert_int_equal(
+		mmchal_sim_mem_scatter(h->f.sim, region ? h->f.hi : h->f.lo, npages, h->lba, h->sg),
+		0);
+	if (sbc_mode)
+		r.sbc = &sbc;
+	else
+		r.stop = &stop;
+	for (uint32_t p = 0; p < npages; p++) {
+		for (uint32_t i = 0; i < 4096u; i++) {
+			uint8_t v = fx_pat((uint64_t)p * 4096u + i, h->lba);
+
+			if (write)
+				((uint8_t *)h->sg[p].cpu)[i] = v;
+			else
+				store[base + (uint64_t)p * 4096u + i] = v;
+		}
+		if (!write)
+			memset(h->sg[p].cpu, 0x5a, 4096u);
+	}
+	rc = mmchal_host_request_sync(&h->host, &r, 5000);
+	if (rc == 0) {
+		assert_int_equal(d.bytes_xfered, npages * 4096u);
+		for (uint32_t p = 0; p < npages; p++)
+			assert_memory_equal(h->sg[p].cpu, store + base + (uint64_t)p * 4096u,
+					    4096u);
+	}
+	h->lba += npages * 8u + 8u;
+	return rc;
+}
+
+static void check_plan(struct hfx *h, enum mmchal_plan plan, uint64_t count)
+{
+	struct mmchal_host_stats st;
+
+	assert_int_equal(mmchal_host_stats(&h->host, &st), 0);
+	assert_int_equal(st.plan[plan], count);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.bounce_slots, 0);
+}
+
+static void test_idmac_iommu_merged(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,
+			    MMCHAL_SDHI_IDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    true,
+			    false,
+			    0};
+	struct hfx *h = &H;
+
+	(void)state;
+	host_open(h, &o, false);
+	assert_int_equal(mmchal_host_limits(&h->host)->max_segs, 512);
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(host_rw(h, w, 1, false, 1), 0);
+		assert_int_equal(host_rw(h, w, 32, true, 1), 0);
+		assert_int_equal(host_rw(h, w, 512, false, 1), 0);
+		assert_int_equal(host_rw(h, w, 512, true, 0), 0);
+	}
+	check_plan(h, MMCHAL_PLAN_IOMMU_MERGED, 8);
+	host_close(h);
+}
+
+static void test_idmac_bounce_and_retry(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,
+			    MMCHAL_SDHI_IDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    false,
+			    false,
+			    0};
+	struct mmchal_sim_fault sf = {MMCHAL_SIM_FAULT_DMA_ERROR, MMCHAL_SIM_AT_BLOCK, 18, 3, 0};
+	struct mmchal_host_stats st;
+	struct hfx *h = &H;
+
+	(void)state;
+	host_open(h, &o, true);
+	assert_int_equal(mmchal_host_limits(&h->host)->max_segs, 1);
+	/* one page: DIRECT; above 4 GiB: BOUNCED */
+	assert_int_equal(host_rw(h, false, 1, false, 0), 0);
+	assert_int_equal(host_rw(h, true, 1, false, 0), 0);
+	check_plan(h, MMCHAL_PLAN_DIRECT, 2);
+	assert_int_equal(host_rw(h, false, 1, false, 1), 0);
+	assert_int_equal(host_rw(h, true, 1, true, 1), 0);
+	check_plan(h, MMCHAL_PLAN_BOUNCED, 2);
+	/* a DMA error is retried by PIO and succeeds */
+	assert_int_equal(mmchal_sim_fault_add(h->f.sim, &sf), 0);
+	assert_int_equal(host_rw(h, false, 1, false, 0), 0);
+	assert_int_equal(mmchal_sim_faults_fired(h->f.sim, MMCHAL_SIM_FAULT_DMA_ERROR), 1);
+	assert_int_equal(mmchal_host_stats(&h->host, &st), 0);
+	assert_int_equal(st.pio_retries, 1);
+	assert_int_equal(h->f.sdhi.stats.dma_errors, 1);
+	check_plan(h, MMCHAL_PLAN_DIRECT, 3);
+	assert_int_equal(host_rw(h, true, 1, false, 0), 0);
+	host_close(h);
+}
+
+static void test_sysdmac_and_pio(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2,
+			    MMCHAL_SDHI_SYSDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    false,
+			    false,
+			    0};
+	struct hfx *h = &H;
+
+	(void)state;
+	host_open(h, &o, false);
+	assert_int_equal(mmchal_host_limits(&h->host)->max_segs, 32);
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(host_rw(h, w, 1, false, 0), 0);
+		assert_int_equal(host_rw(h, w, 32, true, 1), 0);
+	}
+	check_plan(h, MMCHAL_PLAN_DIRECT, 4);
+	host_close(h);
+
+	o.soc = MMCHAL_SIM_SOC_GEN3;
+	o.kind = MMCHAL_SDHI_PIO;
+	host_open(h, &o, false);
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(host_rw(h, w, 1, false, 1), 0);
+		assert_int_equal(host_rw(h, w, 32, true, 0), 0);
+	}
+	check_plan(h, MMCHAL_PLAN_PIO, 4);
+	host_close(h);
+}
+
+/* A fault in the middle of a request through the core: error, then recovery. */
+static void test_host_fault_recovery(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,
+			    MMCHAL_SDHI_IDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    true,
+			    false,
+			    0};
+	struct mmchal_sim_fault sf = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 18, 40, 0};
+	struct hfx *h = &H;
+
+	(void)state;
+	host_open(h, &o, false);
+	assert_int_equal(mmchal_sim_fault_add(h->f.sim, &sf), 0);
+	assert_int_equal(host_rw(h, false, 32, false, 1), MMCHAL_EIO);
+	/* CMD12 sent by the core put the card back to tran */
+	assert_int_equal(mmchal_sim_card_state(h->f.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(host_rw(h, false, 32, false, 1), 0);
+	assert_int_equal(host_rw(h, true, 32, true, 1), 0);
+	check_plan(h, MMCHAL_PLAN_IOMMU_MERGED, 3);
+	host_close(h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idmac_iommu_merged),
+		cmocka_unit_test(test_idmac_bounce_and_retry),
+		cmocka_unit_test(test_sysdmac_and_pio),
+		cmocka_unit_test(test_host_fault_recovery),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

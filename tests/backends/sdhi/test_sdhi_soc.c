@@ -1,0 +1,146 @@
+/*
+ * SDHI SoC table (src/backends/sdhi/sdhi_soc.c): every compatible the boards
+ * in shared/data/dt need gives the backend, bus_shift rule and flags of
+ * REFERENCE.md; fallbacks match, unknown strings do not; revision quirks and
+ * the IOMMU deny list.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include <mmchal/sdhi.h>
+
+struct soc_row {
+	const char *compat;
+	enum mmchal_sdhi_kind kind;
+	uint64_t reg_size;
+	int bus_shift;
+	uint32_t max_blk_count;
+	uint32_t max_segs;
+	uint32_t rx_off;
+	uint32_t flags;
+};
+
+/* One row per compatible of the shared boards (expected.csv), with the reg sizes
+   their trees give, plus table entries those boards do not exercise. */
+static const struct soc_row rows[] = {
+	{"renesas,sdhi-r8a73a4", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0, 0},
+	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, 0},
+	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 8388607, 32, 0x2000, 0},
+	{"renesas,rcar-gen2-sdhi", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, 0},
+	{"renesas,sdhi-r8a7795", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
+	{"renesas,sdhi-r8a77965", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
+	{"renesas,rcar-gen3-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
+	{"renesas,rcar-gen4-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
+	{"renesas,rzg2l-sdhi", MMCHAL_SDHI_IDMAC, 0x10000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR},
+	{"renesas,sdhi-r8a77995", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, MMCHAL_SDHI_F_MERGE},
+	{"renesas,sdhi-r7s9210", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_FIXED_ADDR},
+	{"renesas,rcar-gen1-sdhi", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0, 0},
+	{"renesas,sdhi-shmobile", MMCHAL_SDHI_SYSDMAC, 0x200, 1, 256, 32, 0, 0},
+};
+
+static void test_rows(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct mmchal_sdhi_soc *s = mmchal_sdhi_soc_lookup(rows[i].compat);
+
+		assert_non_null(s);
+		assert_string_equal(s->compatible, rows[i].compat);
+		assert_int_equal(s->kind, rows[i].kind);
+		assert_int_equal(mmchal_sdhi_bus_shift(s, rows[i].reg_size), rows[i].bus_shift);
+		assert_int_equal(s->max_blk_count, rows[i].max_blk_count);
+		assert_int_equal(s->max_segs, rows[i].max_segs);
+		assert_int_equal(s->dma_rx_offset, rows[i].rx_off);
+		assert_int_equal(s->flags & ~(MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT),
+				 rows[i].flags);
+		/* 1/1 divider on Gen2 and later, not on Gen1 / SH-Mobile */
+		assert_int_equal(!!(s->flags & MMCHAL_SDHI_F_CLK_DIV1),
+				 rows[i].max_blk_count != 256);
+	}
+}
+
+/* Linux matches these only through the family fallback listed after them. */
+static void test_fallback_only(void **state)
+{
+	(void)state;
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sdhi-r8a7796"));
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sdhi-r8a779f0"));
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sdhi-r9a07g044"));
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sh-mmcif"));
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sdhi-r8a779"));
+	assert_null(mmchal_sdhi_soc_lookup("renesas,sdhi-r8a77950"));
+	assert_null(mmchal_sdhi_soc_lookup(""));
+	assert_null(mmchal_sdhi_soc_lookup(NULL));
+}
+
+static void test_table_and_errors(void **state)
+{
+	size_t n = 0;
+	const struct mmchal_sdhi_soc *t = mmchal_sdhi_soc_table(&n);
+
+	(void)state;
+	assert_int_equal(n, 24);
+	for (size_t i = 0; i < n; i++) {
+		/* every entry is found by its own name, and names are unique */
+		assert_ptr_equal(mmchal_sdhi_soc_lookup(t[i].compatible), &t[i]);
+		assert_true(t[i].max_segs >= 1);
+	}
+	assert_ptr_equal(mmchal_sdhi_soc_table(NULL), t);
+	assert_int_equal(mmchal_sdhi_bus_shift(NULL, 0x100), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhi_bus_shift(t, 0), MMCHAL_EINVAL);
+	/* the boundary of the size rule: exactly 0x100 is shift 0, 0x101 is 1 */
+	const struct mmchal_sdhi_soc *g2 = mmchal_sdhi_soc_lookup("renesas,rcar-gen2-sdhi");
+	assert_int_equal(mmchal_sdhi_bus_shift(g2, 0x100), 0);
+	assert_int_equal(mmchal_sdhi_bus_shift(g2, 0x101), 1);
+}
+
+static void test_revisions(void **state)
+{
+	const uint32_t old = MMCHAL_SDHI_F_OLD_INFO1 | MMCHAL_SDHI_F_ONE_RX_ONLY;
+
+	(void)state;
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_UNKNOWN), 0);
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_H3_ES1), old);
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_H3_ES2), 0);
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_H3_ES3), 0);
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_M3W_ES10), old);
+	assert_int_equal(mmchal_sdhi_rev_flags(MMCHAL_SDHI_REV_M3W_LATER), 0);
+}
+
+static void test_iommu_usable(void **state)
+{
+	(void)state;
+	assert_true(mmchal_sdhi_iommu_usable("renesas,r8a7795", MMCHAL_SDHI_REV_UNKNOWN));
+	assert_true(mmchal_sdhi_iommu_usable("renesas,r8a7795", MMCHAL_SDHI_REV_H3_ES3));
+	assert_false(mmchal_sdhi_iommu_usable("renesas,r8a7795", MMCHAL_SDHI_REV_H3_ES2));
+	assert_false(mmchal_sdhi_iommu_usable("renesas,r8a7795", MMCHAL_SDHI_REV_H3_ES1));
+	assert_false(mmchal_sdhi_iommu_usable("renesas,r8a7796", MMCHAL_SDHI_REV_UNKNOWN));
+	assert_false(mmchal_sdhi_iommu_usable("renesas,r8a7796", MMCHAL_SDHI_REV_M3W_LATER));
+	assert_false(mmchal_sdhi_iommu_usable("renesas,r8a774a1", MMCHAL_SDHI_REV_UNKNOWN));
+	assert_true(mmchal_sdhi_iommu_usable("renesas,r8a77965", MMCHAL_SDHI_REV_UNKNOWN));
+	assert_true(mmchal_sdhi_iommu_usable("renesas,r8a779f0", MMCHAL_SDHI_REV_UNKNOWN));
+	assert_true(mmchal_sdhi_iommu_usable(NULL, MMCHAL_SDHI_REV_UNKNOWN));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_fallback_only),
+		cmocka_unit_test(test_table_and_errors),
+		cmocka_unit_test(test_revisions),
+		cmocka_unit_test(test_iommu_usable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
