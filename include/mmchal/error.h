@@ -34,6 +34,7 @@ enum mmchal_err {
 	MMCHAL_ECANCELED = -13, /**< the request was aborted before it completed */
 	MMCHAL_EPROTO = -14,    /**< malformed input data (device tree, descriptor, response) */
 	MMCHAL_ENOSPC = -15,    /**< the caller's output buffer is too small */
+	MMCHAL_EROFS = -16,     /**< the card is write-protected: writes and erases refused */
 };
 
 /**

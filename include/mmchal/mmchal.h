@@ -10,6 +10,7 @@
 
 #include <mmchal/backend.h>
 #include <mmchal/bounce.h>
+#include <mmchal/card.h>
 #include <mmchal/caps.h>
 #include <mmchal/dma_plan.h>
 #include <mmchal/error.h>

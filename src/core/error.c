@@ -41,6 +41,8 @@ const char *mmchal_strerror(int err)
 		return "malformed data";
 	case MMCHAL_ENOSPC:
 		return "buffer too small";
+	case MMCHAL_EROFS:
+		return "card is write-protected";
 	default:
 		return "unknown error";
 	}

@@ -27,12 +27,13 @@ static void test_known_codes(void **state)
 	assert_string_equal(mmchal_strerror(MMCHAL_ECANCELED), "aborted");
 	assert_string_equal(mmchal_strerror(MMCHAL_EPROTO), "malformed data");
 	assert_string_equal(mmchal_strerror(MMCHAL_ENOSPC), "buffer too small");
+	assert_string_equal(mmchal_strerror(MMCHAL_EROFS), "card is write-protected");
 }
 
 static void test_texts_are_distinct(void **state)
 {
 	(void)state;
-	for (int a = MMCHAL_ENOSPC; a <= 0; a++)
+	for (int a = MMCHAL_EROFS; a <= 0; a++)
 		for (int b = a + 1; b <= 0; b++)
 			assert_true(strcmp(mmchal_strerror(a), mmchal_strerror(b)) != 0);
 }
@@ -41,7 +42,7 @@ static void test_unknown_codes(void **state)
 {
 	(void)state;
 	assert_string_equal(mmchal_strerror(1), "unknown error");
-	assert_string_equal(mmchal_strerror(MMCHAL_ENOSPC - 1), "unknown error");
+	assert_string_equal(mmchal_strerror(MMCHAL_EROFS - 1), "unknown error");
 	assert_string_equal(mmchal_strerror(-2147483647 - 1), "unknown error");
 }
 

@@ -1,0 +1,250 @@
+/**
+ * @file
+ * @brief Card layer commands: one command, an application command, a
+ *        register read, busy and status waits, and the failure record.
+ *
+ * Everything goes through the host's request_sync and set_ios ops; nothing
+ * here touches a register.
+ *
+ * Locking: none; one caller per card object, thread context (request_sync
+ * waits).
+ */
+#include "core/card_priv.h"
+
+#include "core/mem.h"
+
+#define CMD_TIMEOUT_MS_DEFAULT 1000u
+#define BUSY_TRIES_DEFAULT     100000u
+/* polling interval while the card is busy, when the caller gave a delay */
+#define BUSY_POLL_US           100u
+
+void card_err_clear_(struct mmchal_card *card)
+{
+	memset(&card->err, 0, sizeof(card->err));
+}
+
+int card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg)
+{
+	if (err && !card->err.err) {
+		card->err.err = err;
+		card->err.opcode = opcode;
+		card->err.app = app;
+		card->err.arg = arg;
+	}
+	return err;
+}
+
+void card_fail_status_(struct mmchal_card *card, uint32_t status)
+{
+	if (card->err.err && !card->err.status_valid) {
+		card->err.status = status;
+		card->err.status_valid = true;
+	}
+}
+
+int card_note_err_(struct mmchal_card *card, int err)
+{
+	if (err == MMCHAL_ENOMEDIUM) {
+		card->removed = true;
+		card->ready = false;
+	}
+	return err;
+}
+
+void card_delay_(struct mmchal_card *card, uint32_t us)
+{
+	if (card->cfg.delay_us)
+		card->cfg.delay_us(card->cfg.delay_arg, us);
+}
+
+static uint32_t cmd_timeout(const struct mmchal_card *card)
+{
+	return card->cfg.cmd_timeout_ms ? card->cfg.cmd_timeout_ms : CMD_TIMEOUT_MS_DEFAULT;
+}
+
+int card_set_ios_(struct mmchal_card *card)
+{
+	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
+
+	return card_note_err_(card, err);
+}
+
+static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)
+{
+	int err = mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx, req, timeout_ms);
+
+	return card_note_err_(card, err);
+}
+
+int card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
+	      uint32_t flags)
+{
+	struct mmchal_request req;
+	int err;
+
+	memset(cmd, 0, sizeof(*cmd));
+	memset(&req, 0, sizeof(req));
+	cmd->opcode = opcode;
+	cmd->arg = arg;
+	cmd->flags = flags;
+	req.cmd = cmd;
+	err = run(card, &req, cmd_timeout(card));
+	if (err)
+		return card_fail_(card, err, opcode, false, arg);
+	return 0;
+}
+
+int card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
+	       uint32_t flags)
+{
+	uint32_t rca_arg = (uint32_t)card->info.rca << 16;
+	int err;
+
+	/* CMD55: APP_CMD; the next command is an application command */
+	err = card_cmd_(card, cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
+	if (err)
+		return err;
+	if (!(cmd->resp[0] & R1_APP_CMD)) {
+		card_fail_(card, MMCHAL_EILSEQ, CARD_CMD_APP, false, rca_arg);
+		card_fail_status_(card, cmd->resp[0]);
+		return MMCHAL_EILSEQ;
+	}
+	err = card_cmd_(card, cmd, opcode, arg, flags);
+	if (err && card->err.opcode == opcode)
+		card->err.app = true;
+	return err;
+}
+
+int card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+		   uint32_t blksz)
+{
+	struct mmchal_request req;
+	struct mmchal_cmd cmd;
+	struct mmchal_data data;
+	struct mmchal_sg sg;
+	int err;
+
+	if (app) {
+		uint32_t rca_arg = (uint32_t)card->info.rca << 16;
+
+		err = card_cmd_(card, &cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
+		if (err)
+			return err;
+	}
+	memset(&req, 0, sizeof(req));
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&data, 0, sizeof(data));
+	sg.cpu = card->cfg.buf;
+	sg.phys = card->cfg.buf_phys;
+	sg.len = blksz;
+	cmd.opcode = opcode;
+	cmd.arg = arg;
+	cmd.flags = MMCHAL_RSP_R1;
+	data.dir = MMCHAL_DIR_FROM_CARD;
+	data.blksz = blksz;
+	data.blocks = 1;
+	data.sg = &sg;
+	data.sg_len = 1;
+	/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
+	data.timeout_ns = 100000000u;
+	req.cmd = &cmd;
+	req.data = &data;
+	err = run(card, &req, cmd_timeout(card));
+	if (!err)
+		err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+	if (err) {
+		card_fail_(card, err, opcode, app, arg);
+		if (!cmd.error)
+			card_fail_status_(card, cmd.resp[0]);
+	}
+	return err;
+}
+
+static uint32_t busy_tries(const struct mmchal_card *card)
+{
+	return card->cfg.busy_poll_tries ? card->cfg.busy_poll_tries : BUSY_TRIES_DEFAULT;
+}
+
+int card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status)
+{
+	uint32_t arg = (uint32_t)card->info.rca << 16;
+	struct mmchal_cmd cmd;
+	uint32_t tries = busy_tries(card);
+
+	for (uint32_t i = 0; i < tries; i++) {
+		uint32_t st;
+		int err;
+
+		/* CMD13: SEND_STATUS */
+		err = card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1);
+		if (err)
+			return err;
+		st = cmd.resp[0];
+		if (status)
+			*status = st;
+		err = card_status_err_(st, mask);
+		if (err) {
+			card_fail_(card, err, CARD_CMD_SEND_STATUS, false, arg);
+			card_fail_status_(card, st);
+			return err;
+		}
+		/* programming is over when the card is ready for data and out of
+		   prg (U-Boot mmc_poll_for_busy, Linux mmc_busy_cb) */
+		if ((st & R1_READY_FOR_DATA) && R1_STATE(st) != CARD_STATE_PRG &&
+		    R1_STATE(st) != CARD_STATE_RCV)
+			return 0;
+		card_delay_(card, BUSY_POLL_US);
+	}
+	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, false, arg);
+}
+
+int card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
+{
+	uint32_t tries = busy_tries(card);
+
+	(void)timeout_ms;
+	/* a controller that detects the end of busy has already waited */
+	if (card->caps.bus & MMCHAL_BUS_HW_BUSY)
+		return 0;
+	for (uint32_t i = 0; i < tries; i++) {
+		int b = mmchal_host_card_busy(card->cfg.ops, card->cfg.ctx);
+
+		if (b == MMCHAL_ENOTSUP)
+			break;
+		if (b < 0)
+			return card_note_err_(card, b);
+		if (b == 0)
+			return 0;
+		card_delay_(card, BUSY_POLL_US);
+	}
+	/* no DAT0 view (or it never let go): CMD13 tells when programming is done;
+	   identification has no RCA yet and never gets here with busy */
+	if (card->info.rca == 0u)
+		return 0;
+	return card_wait_tran_(card, 0, NULL);
+}
+
+int card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
+		  uint32_t busy_ms)
+{
+	struct mmchal_request req;
+	int err;
+
+	memset(cmd, 0, sizeof(*cmd));
+	memset(&req, 0, sizeof(req));
+	cmd->opcode = opcode;
+	cmd->arg = arg;
+	cmd->flags = MMCHAL_RSP_R1B;
+	cmd->busy_timeout_ms = busy_ms;
+	req.cmd = cmd;
+	err = run(card, &req, cmd_timeout(card) + busy_ms);
+	if (err)
+		return card_fail_(card, err, opcode, false, arg);
+	err = card_status_err_(cmd->resp[0], R1_CMD_ERRORS);
+	if (err) {
+		card_fail_(card, err, opcode, false, arg);
+		card_fail_status_(card, cmd->resp[0]);
+		return err;
+	}
+	return card_wait_busy_(card, busy_ms);
+}

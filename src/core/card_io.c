@@ -1,0 +1,353 @@
+/**
+ * @file
+ * @brief Block read, write and erase on an identified SD or eMMC card.
+ *
+ * A call is split into requests that fit the host's limits (card_split.c);
+ * each request is CMD17/CMD24 for one block, else CMD18/CMD25 with CMD23
+ * ahead when card and host both support it, else CMD12 after. A write is
+ * complete when CMD13 shows the card back in the transfer state (SD Physical
+ * Layer 4.3.4: the card programs after the data, the host polls). A failed
+ * request is recovered (CMD12 when the card is still sending or receiving,
+ * then CMD13 until tran); on SD, ACMD22 then says how many blocks of a
+ * failed write were programmed (SD Physical Layer 4.3.4, Linux
+ * mmc_sd_num_wr_blocks).
+ *
+ * Locking: none; one caller per card object, thread context.
+ */
+#include "core/card_priv.h"
+
+#include "core/mem.h"
+
+/* SD read access 100 ms and write busy 250 ms (PROTOCOL.md 5) */
+#define READ_TIMEOUT_MS   100u
+#define WRITE_TIMEOUT_MS  250u
+#define CMD_TIMEOUT_MS    1000u
+#define ERASE_BASE_MS     1000u
+#define ERASE_PER_UNIT_MS 300u /* Linux: 300 ms per erase group without EXT_CSD data */
+/* SD erases in allocation units; 4 MiB is the common AU of SDHC cards */
+#define SD_AU_SECTORS     8192u
+
+static int io_enter(struct mmchal_card *card, bool write)
+{
+	int err;
+
+	if (!card || !card->cfg.ops || !card->cfg.sg_scratch)
+		return MMCHAL_EINVAL;
+	card_err_clear_(card);
+	err = mmchal_card_check_present(card);
+	if (err)
+		return card_fail_(card, err, 0, false, 0);
+	if (!card->ready)
+		return card_fail_(card, MMCHAL_ENOMEDIUM, 0, false, 0);
+	if (card->info.type != MMCHAL_CARD_SD && card->info.type != MMCHAL_CARD_MMC)
+		return card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+	if (write && card->info.read_only)
+		return card_fail_(card, MMCHAL_EROFS, 0, false, 0);
+	return 0;
+}
+
+static int range_check(struct mmchal_card *card, uint64_t lba, uint32_t blocks)
+{
+	if (blocks == 0u)
+		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+	if (lba >= card->info.sectors || blocks > card->info.sectors - lba)
+		return card_fail_(card, MMCHAL_ERANGE, 0, false, 0);
+	return 0;
+}
+
+/* SDSC and byte-mode eMMC take byte addresses, the others block numbers. */
+static uint32_t addr_arg(const struct mmchal_card *card, uint64_t lba)
+{
+	return card->info.block_addr ? (uint32_t)lba : (uint32_t)(lba * MMCHAL_CARD_BLKSZ);
+}
+
+static uint32_t cmd_timeout(const struct mmchal_card *card)
+{
+	return card->cfg.cmd_timeout_ms ? card->cfg.cmd_timeout_ms : CMD_TIMEOUT_MS;
+}
+
+static int split_limits(struct mmchal_card *card, struct card_split_lim_ *lim)
+{
+	const struct mmchal_limits *l = &card->limits;
+	uint64_t by_size = l->max_req_size / MMCHAL_CARD_BLKSZ;
+	uint32_t max_blocks = l->max_blk_count;
+
+	if (l->max_blk_size && l->max_blk_size < MMCHAL_CARD_BLKSZ)
+		return MMCHAL_ENOTSUP;
+	if (l->max_req_size && by_size < max_blocks)
+		max_blocks = (uint32_t)by_size;
+	/* eMMC CMD23 carries the count in [15:0] (JEDEC 6.10.4) */
+	if (card->info.cmd23 && card->info.type == MMCHAL_CARD_MMC && max_blocks > 65535u)
+		max_blocks = 65535u;
+	if (max_blocks == 0u)
+		return MMCHAL_ENOTSUP;
+	lim->max_blocks = max_blocks;
+	lim->max_segs = l->max_segs ? l->max_segs : 1u;
+	lim->max_seg_size = l->max_seg_size;
+	if (lim->max_seg_size && lim->max_seg_size < MMCHAL_CARD_BLKSZ)
+		lim->max_seg_size = MMCHAL_CARD_BLKSZ;
+	lim->seg_boundary = l->seg_boundary;
+	lim->virt_boundary = l->virt_boundary;
+	return 0;
+}
+
+/* After a failed request: stop a transfer still running, wait for tran. */
+static void recover(struct mmchal_card *card)
+{
+	uint32_t arg = (uint32_t)card->info.rca << 16;
+	struct mmchal_cmd cmd;
+	uint32_t st;
+
+	if (card->removed)
+		return;
+	/* CMD13: where is the card? */
+	if (card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1))
+		return;
+	st = cmd.resp[0];
+	card_fail_status_(card, st);
+	if (R1_STATE(st) == CARD_STATE_DATA || R1_STATE(st) == CARD_STATE_RCV) {
+		/* CMD12: STOP_TRANSMISSION */
+		if (card_cmd_r1b_(card, &cmd, CARD_CMD_STOP, 0, WRITE_TIMEOUT_MS))
+			return;
+	}
+	(void)card_wait_tran_(card, 0, NULL);
+}
+
+/* ACMD22: SEND_NUM_WR_BLOCKS, the well-written blocks of the last write. */
+static int sd_written_blocks(struct mmchal_card *card, uint32_t *n)
+{
+	const uint8_t *b = card->cfg.buf;
+	int err = card_read_reg_(card, CARD_ACMD_NUM_WR_BLOCKS, 0, true, 4);
+
+	if (err)
+		return err;
+	*n = ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+	return 0;
+}
+
+static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uint32_t blocks,
+		       const struct mmchal_sg *sg, uint32_t nsg, uint32_t *ok_blocks)
+{
+	bool write = dir == MMCHAL_DIR_TO_CARD;
+	bool multi = blocks > 1u;
+	struct mmchal_cmd sbc, cmd, stop;
+	struct mmchal_data data;
+	struct mmchal_request req;
+	uint32_t per_block = write ? WRITE_TIMEOUT_MS : READ_TIMEOUT_MS;
+	uint64_t timeout = cmd_timeout(card) + (uint64_t)blocks * per_block;
+	int err;
+
+	memset(&sbc, 0, sizeof(sbc));
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&stop, 0, sizeof(stop));
+	memset(&data, 0, sizeof(data));
+	memset(&req, 0, sizeof(req));
+	*ok_blocks = 0;
+	if (write)
+		cmd.opcode = multi ? CARD_CMD_WRITE_MULTIPLE : CARD_CMD_WRITE_SINGLE;
+	else
+		cmd.opcode = multi ? CARD_CMD_READ_MULTIPLE : CARD_CMD_READ_SINGLE;
+	cmd.arg = addr_arg(card, lba);
+	cmd.flags = MMCHAL_RSP_R1;
+	data.dir = dir;
+	data.blksz = MMCHAL_CARD_BLKSZ;
+	data.blocks = blocks;
+	data.sg = sg;
+	data.sg_len = nsg;
+	data.timeout_ns = per_block * 1000000u;
+	req.cmd = &cmd;
+	req.data = &data;
+	if (multi && card->info.cmd23) {
+		/* CMD23: SET_BLOCK_COUNT */
+		sbc.opcode = CARD_CMD_SET_BLOCK_COUNT;
+		sbc.arg = blocks;
+		sbc.flags = MMCHAL_RSP_R1;
+		req.sbc = &sbc;
+	} else if (multi) {
+		/* CMD12 ends an open-ended transfer; busy after a write */
+		stop.opcode = CARD_CMD_STOP;
+		stop.flags = write ? MMCHAL_RSP_R1B : MMCHAL_RSP_R1;
+		stop.busy_timeout_ms = write ? WRITE_TIMEOUT_MS : 0u;
+		req.stop = &stop;
+	}
+	if (timeout > UINT32_MAX)
+		timeout = UINT32_MAX;
+	err = card_note_err_(card, mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx, &req,
+							       (uint32_t)timeout));
+	if (err) {
+		uint32_t op = sbc.error    ? CARD_CMD_SET_BLOCK_COUNT
+			      : stop.error ? CARD_CMD_STOP
+					   : cmd.opcode;
+
+		uint32_t arg = op == cmd.opcode ? cmd.arg : (sbc.error ? sbc.arg : 0u);
+
+		card_fail_(card, err, op, false, arg);
+		/* the command was answered: its status goes with the failure */
+		if (op == cmd.opcode && !cmd.error)
+			card_fail_status_(card, cmd.resp[0]);
+	} else {
+		int e_cmd = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+		int e_stop = req.stop ? card_status_err_(stop.resp[0], R1_CMD_ERRORS) : 0;
+
+		err = e_cmd ? e_cmd : e_stop;
+		if (err) {
+			card_fail_(card, err, e_cmd ? cmd.opcode : CARD_CMD_STOP, false,
+				   e_cmd ? cmd.arg : 0u);
+			card_fail_status_(card, e_cmd ? cmd.resp[0] : stop.resp[0]);
+		}
+	}
+	if (!err && write) {
+		/* the data is safe once programming is over */
+		err = card_wait_tran_(card, R1_CMD_ERRORS, NULL);
+	}
+	if (!err) {
+		*ok_blocks = blocks;
+		return 0;
+	}
+	if (err == MMCHAL_ENOMEDIUM || card->removed)
+		return err;
+	recover(card);
+	if (write && card->info.type == MMCHAL_CARD_SD) {
+		uint32_t n;
+
+		/* the host's count says what was sent, not what was programmed */
+		if (!sd_written_blocks(card, &n)) {
+			*ok_blocks = n < blocks ? n : blocks;
+			card->err.bytes_from_card = true;
+		}
+	} else if (!write) {
+		*ok_blocks = data.bytes_xfered / MMCHAL_CARD_BLKSZ;
+		if (*ok_blocks > blocks)
+			*ok_blocks = blocks;
+	}
+	/* an eMMC write: what the host sent is not what was programmed, so no
+	   block of the failed request is claimed */
+	return err;
+}
+
+static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uint32_t blocks,
+		const struct mmchal_sg *sg, uint32_t nsg)
+{
+	struct card_split_lim_ lim;
+	struct card_split_ cur = {.sg = sg, .nsg = nsg};
+	uint32_t done = 0;
+	int err;
+
+	err = range_check(card, lba, blocks);
+	if (err)
+		return err;
+	if (card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
+		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+	err = split_limits(card, &lim);
+	if (err)
+		return card_fail_(card, err, 0, false, 0);
+	while (done < blocks) {
+		const struct mmchal_sg *list;
+		uint32_t nlist, n, ok;
+
+		err = card_split_next_(&cur, &lim, card->cfg.sg_scratch, card->cfg.sg_scratch_len,
+				       &list, &nlist, &n);
+		if (err)
+			break;
+		if (n > blocks - done) /* cannot happen with a checked list */
+			n = blocks - done;
+		err = one_request(card, dir, lba + done, n, list, nlist, &ok);
+		done += ok;
+		if (err)
+			break;
+	}
+	card->err.bytes_done = (uint64_t)done * MMCHAL_CARD_BLKSZ;
+	return err ? card_fail_(card, err, 0, false, 0) : 0;
+}
+
+int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
+		     const struct mmchal_sg *sg, uint32_t nsg)
+{
+	int err = io_enter(card, false);
+
+	if (err)
+		return err;
+	return xfer(card, MMCHAL_DIR_FROM_CARD, lba, blocks, sg, nsg);
+}
+
+int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
+		      const struct mmchal_sg *sg, uint32_t nsg)
+{
+	int err = io_enter(card, true);
+
+	if (err)
+		return err;
+	return xfer(card, MMCHAL_DIR_TO_CARD, lba, blocks, sg, nsg);
+}
+
+static int erase_cmd(struct mmchal_card *card, uint32_t opcode, uint32_t arg)
+{
+	struct mmchal_cmd cmd;
+	int err = card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R1);
+
+	if (err)
+		return err;
+	err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+	if (err) {
+		card_fail_(card, err, opcode, false, arg);
+		card_fail_status_(card, cmd.resp[0]);
+	}
+	return err;
+}
+
+int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
+		      enum mmchal_erase_kind kind)
+{
+	bool sd;
+	uint32_t start_op, end_op, arg = 0, unit, units;
+	uint64_t busy;
+	struct mmchal_cmd cmd;
+	int err = io_enter(card, true);
+
+	if (err)
+		return err;
+	if (kind != MMCHAL_CARD_ERASE && kind != MMCHAL_CARD_DISCARD)
+		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+	err = range_check(card, lba, blocks);
+	if (err)
+		return err;
+	sd = card->info.type == MMCHAL_CARD_SD;
+	unit = card->info.erase_unit ? card->info.erase_unit : 1u;
+	if (sd) {
+		/* SD: CMD32/CMD33, CMD38 argument 0 (discard needs SD 5.0 and an SD
+		   status read; an erase is a valid discard) */
+		start_op = CARD_CMD_SD_ERASE_START;
+		end_op = CARD_CMD_SD_ERASE_END;
+		units = (blocks + SD_AU_SECTORS - 1u) / SD_AU_SECTORS;
+	} else {
+		start_op = CARD_CMD_MMC_ERASE_START;
+		end_op = CARD_CMD_MMC_ERASE_END;
+		if (kind == MMCHAL_CARD_ERASE) {
+			/* an eMMC erases whole erase groups (JEDEC 6.6.9) */
+			if (lba % unit || blocks % unit)
+				return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		} else if (card->info.ext_csd.rev >= 6u) {
+			arg = 3u; /* DISCARD, eMMC 4.5 */
+		} else if (card->info.ext_csd.trim) {
+			arg = 1u; /* TRIM, eMMC 4.4 */
+		} else {
+			return card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+		}
+		units = (blocks + unit - 1u) / unit;
+	}
+	busy = ERASE_BASE_MS + (uint64_t)units * ERASE_PER_UNIT_MS;
+	if (busy > UINT32_MAX - CMD_TIMEOUT_MS * 2u)
+		busy = UINT32_MAX - CMD_TIMEOUT_MS * 2u;
+
+	err = erase_cmd(card, start_op, addr_arg(card, lba));
+	if (!err)
+		err = erase_cmd(card, end_op, addr_arg(card, lba + blocks - 1u));
+	/* CMD38: ERASE, busy until done */
+	if (!err)
+		err = card_cmd_r1b_(card, &cmd, CARD_CMD_ERASE, arg, (uint32_t)busy);
+	if (!err)
+		err = card_wait_tran_(card, R1_CMD_ERRORS, NULL);
+	if (err && !card->removed)
+		recover(card);
+	return err;
+}

@@ -1,0 +1,388 @@
+/**
+ * @file
+ * @brief eMMC identification, bus width and timing selection.
+ *
+ * Sequence (JEDEC eMMC 6.4 and 6.6, PROTOCOL.md 4): CMD1 with sector mode
+ * until ready, CMD2, CMD3 with a host-chosen RCA, CMD9, CMD7, CMD8
+ * (EXT_CSD), then the widest bus (8 bits, else 4, each switch checked
+ * with CMD13 and verified by reading EXT_CSD again over the new width, as
+ * Linux mmc_compare_ext_csds does), then the fastest timing both sides
+ * allow: HS400 (by way of HS200 and HS, JEDEC 6.6.2.3), HS200 with tuning,
+ * DDR52, HS. The width is set before the timing, as U-Boot and Zephyr do;
+ * Linux sets HS_TIMING first (the sources disagree; both are legal).
+ *
+ * Locking: none; one caller per card object, thread context.
+ */
+#include "core/card_priv.h"
+
+#include "core/mem.h"
+
+#define OP_COND_TRIES_DEFAULT 1000u
+#define OP_COND_POLL_US       1000u
+/* CMD1 argument: sector mode, 2.7-3.6 V and 1.70-1.95 V (PROTOCOL.md 1) */
+#define MMC_OCR_ARG           0x40ff8080u
+
+#define MMC_CLOCK_LEGACY 26000000u
+#define MMC_CLOCK_HS26   26000000u
+#define MMC_CLOCK_HS52   52000000u
+#define MMC_CLOCK_HS200  200000000u
+
+/* CMD6 access mode 11: write byte (JEDEC 6.10.4); command set 0 as U-Boot and
+   Zephyr send (Linux sends 1; the field is ignored for this access mode) */
+#define MMC_SWITCH_WRITE_BYTE (3u << 24)
+
+static uint32_t op_cond_tries(const struct mmchal_card *card)
+{
+	return card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
+}
+
+/* CMD1: SEND_OP_COND until power-up is done. */
+static int mmc_op_cond(struct mmchal_card *card)
+{
+	uint32_t tries = op_cond_tries(card);
+	struct mmchal_cmd cmd;
+
+	for (uint32_t i = 0; i < tries; i++) {
+		int err = card_cmd_(card, &cmd, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG, MMCHAL_RSP_R3);
+
+		if (err)
+			return err;
+		card->info.ocr = cmd.resp[0];
+		if (cmd.resp[0] & OCR_BUSY)
+			return 0;
+		card_delay_(card, OP_COND_POLL_US);
+	}
+	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+}
+
+/* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
+static int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
+{
+	struct mmchal_cmd cmd;
+	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
+	uint32_t busy = card->info.ext_csd.cmd6_time_ms ? card->info.ext_csd.cmd6_time_ms : 500u;
+
+	return card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
+}
+
+/* CMD13 after a switch: SWITCH_ERROR says the card refused the value. */
+static int mmc_switch_check(struct mmchal_card *card)
+{
+	return card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
+}
+
+static int mmc_read_ext_csd(struct mmchal_card *card, struct mmchal_ext_csd *ext)
+{
+	int err = card_read_reg_(card, CARD_CMD_SEND_IF_COND, 0, false, 512);
+
+	if (err)
+		return err;
+	err = card_decode_ext_csd_(card->cfg.buf, ext);
+	if (err)
+		return card_fail_(card, err, CARD_CMD_SEND_IF_COND, false, 0);
+	return 0;
+}
+
+/* Switch the width, then read EXT_CSD over it: a bus fault shows as a CRC
+   error or as fields that differ from the 1-bit copy. */
+static int mmc_try_width(struct mmchal_card *card, uint32_t ext_val, enum mmchal_bus_width w)
+{
+	const struct mmchal_ext_csd *was = &card->info.ext_csd;
+	struct mmchal_ext_csd now;
+	int err;
+
+	err = mmc_switch(card, EXT_CSD_BUS_WIDTH, ext_val);
+	if (!err)
+		err = mmc_switch_check(card);
+	if (err)
+		return err;
+	card->ios.bus_width = w;
+	err = card_set_ios_(card);
+	if (!err)
+		err = mmc_read_ext_csd(card, &now);
+	if (!err && (now.sec_count != was->sec_count || now.card_type != was->card_type ||
+		     now.rev != was->rev || now.bus_width != ext_val))
+		err = card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false, 0);
+	if (err) {
+		card->ios.bus_width = MMCHAL_BUS_WIDTH_1;
+		if (err != MMCHAL_ENOMEDIUM)
+			(void)card_set_ios_(card);
+	}
+	return err;
+}
+
+static int mmc_bus_width(struct mmchal_card *card)
+{
+	int err = MMCHAL_ENOTSUP;
+
+	if (card->caps.bus & MMCHAL_BUS_8_BIT) {
+		err = mmc_try_width(card, EXT_CSD_WIDTH_8, MMCHAL_BUS_WIDTH_8);
+		if (!err || err == MMCHAL_ENOMEDIUM)
+			return err;
+		card_err_clear_(card);
+	}
+	if (card->caps.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT)) {
+		/* an 8-bit slot carries the 4-bit bus on DAT0-3 */
+		err = mmc_try_width(card, EXT_CSD_WIDTH_4, MMCHAL_BUS_WIDTH_4);
+		if (!err || err == MMCHAL_ENOMEDIUM)
+			return err;
+		card_err_clear_(card);
+	}
+	if (err == MMCHAL_ENOTSUP)
+		return 0;
+	/* neither width works: put the card back on one bit and go on */
+	err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_1);
+	if (!err)
+		err = mmc_switch_check(card);
+	return err;
+}
+
+/* HS_TIMING = 1 at 52 MHz (26 MHz for an HS26-only card). */
+static int mmc_hs(struct mmchal_card *card)
+{
+	int err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS);
+
+	if (err)
+		return err;
+	card->ios.timing = MMCHAL_TIMING_MMC_HS;
+	card->ios.clock_hz = card_max_clock_(
+		card, (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
+									 : MMC_CLOCK_HS26);
+	err = card_set_ios_(card);
+	if (err)
+		return err;
+	/* CMD13 at the new timing, as Linux mmc_switch_status does */
+	return mmc_switch_check(card);
+}
+
+/* DDR52 from HS: BUS_WIDTH 5 or 6. */
+static int mmc_ddr52(struct mmchal_card *card)
+{
+	bool w8 = card->ios.bus_width == MMCHAL_BUS_WIDTH_8;
+	int err;
+
+	err = mmc_switch(card, EXT_CSD_BUS_WIDTH, w8 ? EXT_CSD_WIDTH_8_DDR : EXT_CSD_WIDTH_4_DDR);
+	if (!err)
+		err = mmc_switch_check(card);
+	if (err)
+		return err;
+	card->ios.timing = MMCHAL_TIMING_MMC_DDR52;
+	return card_set_ios_(card);
+}
+
+/* HS200: HS_TIMING = 2 at up to 200 MHz on 1.8 V, then CMD21 tuning. */
+static int mmc_hs200(struct mmchal_card *card)
+{
+	int err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS200);
+
+	if (err)
+		return err;
+	card->ios.timing = MMCHAL_TIMING_MMC_HS200;
+	/* HS200 signals at 1.8 V; a slot that cannot switch has its eMMC I/O
+	   wired to 1.8 V already (the binding's mmc-hs200-1_8v) */
+	if (card->caps.bus & MMCHAL_BUS_1_8V)
+		card->ios.signal_voltage = MMCHAL_SIGNAL_180;
+	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS200);
+	err = card_set_ios_(card);
+	if (!err)
+		err = mmc_switch_check(card);
+	if (err)
+		return err;
+	err = mmchal_host_execute_tuning(card->cfg.ops, card->cfg.ctx, CARD_CMD_SEND_TUNING_MMC);
+	if (err == MMCHAL_ENOTSUP)
+		return 0;
+	if (err)
+		return card_fail_(card, card_note_err_(card, err), CARD_CMD_SEND_TUNING_MMC, false,
+				  0);
+	card->info.tuned = true;
+	return 0;
+}
+
+/* HS400 from tuned HS200: HS at 52 MHz, 8-bit DDR, HS_TIMING = 3, 200 MHz
+   (JEDEC 6.6.2.3, Linux mmc_select_hs400). */
+static int mmc_hs400(struct mmchal_card *card)
+{
+	int err;
+
+	card->ios.timing = MMCHAL_TIMING_MMC_HS;
+	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS52);
+	err = card_set_ios_(card);
+	if (!err)
+		err = mmc_hs(card);
+	if (!err)
+		err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8_DDR);
+	if (!err)
+		err = mmc_switch_check(card);
+	if (!err)
+		err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS400);
+	if (err)
+		return err;
+	card->ios.timing = MMCHAL_TIMING_MMC_HS400;
+	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS200);
+	err = card_set_ios_(card);
+	if (!err)
+		err = mmc_switch_check(card);
+	return err;
+}
+
+static uint32_t mmc_legacy_clock(const struct mmchal_card *card)
+{
+	uint32_t f = card->info.csd.tran_speed_hz;
+
+	if (f == 0u || f > MMC_CLOCK_LEGACY)
+		f = MMC_CLOCK_LEGACY;
+	return card_max_clock_(card, f);
+}
+
+static int mmc_timing(struct mmchal_card *card)
+{
+	uint32_t bus = card->caps.bus;
+	uint8_t ct = card->info.ext_csd.card_type;
+	bool wide = card->ios.bus_width != MMCHAL_BUS_WIDTH_1;
+	int err;
+
+	if ((bus & MMCHAL_BUS_HS200) && (ct & EXT_CSD_TYPE_HS200_18) && wide) {
+		err = mmc_hs200(card);
+		if (!err) {
+			if ((bus & MMCHAL_BUS_HS400) && (ct & EXT_CSD_TYPE_HS400_18) &&
+			    card->ios.bus_width == MMCHAL_BUS_WIDTH_8)
+				return mmc_hs400(card);
+			return 0;
+		}
+		if (err == MMCHAL_ENOMEDIUM)
+			return err;
+		/* HS200 did not work: come back to HS at 52 MHz, which an HS200
+		   card reaches from any timing mode */
+		card_err_clear_(card);
+		card->info.tuned = false;
+		card->ios.timing = MMCHAL_TIMING_MMC_HS;
+		card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS52);
+		err = card_set_ios_(card);
+		if (err)
+			return err;
+		return mmc_hs(card);
+	}
+	if (!(bus & MMCHAL_BUS_MMC_HS) || !(ct & (EXT_CSD_TYPE_HS52 | EXT_CSD_TYPE_HS26)))
+		return 0;
+	err = mmc_hs(card);
+	if (err == MMCHAL_EILSEQ) {
+		/* the card refused HS (SWITCH_ERROR): stay at legacy timing, as
+		   Linux mmc_select_timing goes on after -EBADMSG */
+		card_err_clear_(card);
+		card->ios.timing = MMCHAL_TIMING_LEGACY;
+		card->ios.clock_hz = mmc_legacy_clock(card);
+		return card_set_ios_(card);
+	}
+	if (err)
+		return err;
+	if ((bus & MMCHAL_BUS_MMC_DDR52) && (ct & EXT_CSD_TYPE_DDR52_18_33) && wide) {
+		err = mmc_ddr52(card);
+		if (err == MMCHAL_ENOMEDIUM)
+			return err;
+		if (err) {
+			/* stay at single data rate HS on the width already set */
+			card_err_clear_(card);
+			err = mmc_switch(card, EXT_CSD_BUS_WIDTH,
+					 card->ios.bus_width == MMCHAL_BUS_WIDTH_8
+						 ? EXT_CSD_WIDTH_8
+						 : EXT_CSD_WIDTH_4);
+			if (!err)
+				err = mmc_switch_check(card);
+		}
+	}
+	return err;
+}
+
+/* CMD2, CMD3, CMD9, CMD7. */
+static int mmc_select(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+	uint32_t rca_arg;
+	int err;
+
+	/* CMD2: ALL_SEND_CID */
+	err = card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	if (err)
+		return err;
+	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
+	card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
+
+	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
+	card->info.rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
+	rca_arg = (uint32_t)card->info.rca << 16;
+	err = card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
+	if (err)
+		return err;
+
+	/* CMD9: SEND_CSD */
+	err = card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	if (err)
+		return err;
+	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
+	err = card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
+	if (err)
+		return card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+
+	/* CMD7: SELECT_CARD */
+	return card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
+}
+
+int card_mmc_init_(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+	int err, ro;
+
+	err = mmc_op_cond(card);
+	if (err)
+		return err;
+	/* OCR [30:29] = 10: sector addressing (cards above 2 GB) */
+	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
+	err = card_type_known_(card, MMCHAL_CARD_MMC);
+	if (err)
+		return card_fail_(card, err, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+	err = mmc_select(card);
+	if (err)
+		return err;
+
+	card->ios.clock_hz = mmc_legacy_clock(card);
+	err = card_set_ios_(card);
+	if (err)
+		return err;
+
+	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
+	card->info.erase_unit = card->info.csd.erase_grp;
+	card->info.erased_byte = 0;
+	ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
+	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
+	/* SET_BLOCK_COUNT exists from MMC 3.1 (SPEC_VERS 3) */
+	card->info.cmd23 = card->info.csd.spec_vers >= 3u && (card->caps.bus & MMCHAL_BUS_CMD23);
+
+	if (card->info.csd.spec_vers >= 4u) {
+		/* CMD8: SEND_EXT_CSD */
+		err = mmc_read_ext_csd(card, &card->info.ext_csd);
+		if (err)
+			return err;
+		/* above 2 GB the CSD size is a dummy; SEC_COUNT holds it */
+		if (card->info.block_addr && card->info.ext_csd.rev >= 2u)
+			card->info.sectors = card->info.ext_csd.sec_count;
+		card->info.erased_byte = card->info.ext_csd.erased_byte;
+		card_decode_mmc_cid_(card->info.raw_cid, card->info.ext_csd.rev, &card->info.cid);
+		err = mmc_bus_width(card);
+		if (err)
+			return err;
+		err = mmc_timing(card);
+		if (err)
+			return err;
+	}
+	if (!card->info.block_addr) {
+		/* CMD16: SET_BLOCKLEN for a byte-addressed card */
+		err = card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				MMCHAL_RSP_R1);
+		if (!err && card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
+			err = card_fail_(card, card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
+					 CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
+			card_fail_status_(card, cmd.resp[0]);
+		}
+	}
+	return err;
+}

@@ -1,0 +1,222 @@
+/**
+ * @file
+ * @brief SD memory card identification and bus set-up.
+ *
+ * Sequence (SD Physical Layer Simplified Spec 4.2-4.3, PROTOCOL.md 4):
+ * ACMD41 with HCS until ready, CMD2, CMD3, CMD9, CMD7, ACMD51, ACMD6 for the
+ * 4-bit bus, CMD6 for high speed, CMD16 on SDSC. The bus width is set before
+ * high speed as U-Boot and the Linux UHS path do (plain Linux switches high
+ * speed first; the sources disagree and both orders are legal).
+ *
+ * Locking: none; one caller per card object, thread context.
+ */
+#include "core/card_priv.h"
+
+#include "core/mem.h"
+
+#define OP_COND_TRIES_DEFAULT 1000u
+/* ~1 s of ACMD41 polling with the caller's delay (Linux 100 x 10 ms, U-Boot 1000 x 1 ms) */
+#define OP_COND_POLL_US       1000u
+
+#define SD_CLOCK_DS 25000000u
+#define SD_CLOCK_HS 50000000u
+
+/* CMD6 arguments: mode [31], group 1 (bus speed) function 1 = high speed */
+#define SD_SWITCH_CHECK_HS 0x00fffff1u
+#define SD_SWITCH_SET_HS   0x80fffff1u
+#define CCC_SWITCH         (1u << 10)
+
+static uint32_t op_cond_tries(const struct mmchal_card *card)
+{
+	return card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
+}
+
+/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done. */
+static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
+{
+	uint32_t arg = OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u);
+	uint32_t tries = op_cond_tries(card);
+	struct mmchal_cmd cmd;
+
+	for (uint32_t i = 0; i < tries; i++) {
+		int err = card_acmd_(card, &cmd, CARD_ACMD_SD_SEND_OP_COND, arg, MMCHAL_RSP_R3);
+
+		if (err)
+			return err;
+		*answered = true;
+		card->info.ocr = cmd.resp[0];
+		if (cmd.resp[0] & OCR_BUSY)
+			return 0;
+		card_delay_(card, OP_COND_POLL_US);
+	}
+	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_ACMD_SD_SEND_OP_COND, true, arg);
+}
+
+/* CMD3: SEND_RELATIVE_ADDR; the card picks the RCA (R6 [31:16]). */
+static int sd_get_rca(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+
+	/* an RCA of 0 is not usable (CMD7 with 0 deselects): ask again */
+	for (unsigned i = 0; i < 3u; i++) {
+		int err = card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
+
+		if (err)
+			return err;
+		card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
+		if (card->info.rca)
+			return 0;
+	}
+	return card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+}
+
+/* CMD2, CMD3, CMD9, CMD7: from ready to the transfer state. */
+static int sd_select(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+	uint32_t rca_arg;
+	int err;
+
+	/* CMD2: ALL_SEND_CID */
+	err = card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	if (err)
+		return err;
+	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
+	card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
+
+	err = sd_get_rca(card);
+	if (err)
+		return err;
+	rca_arg = (uint32_t)card->info.rca << 16;
+
+	/* CMD9: SEND_CSD */
+	err = card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	if (err)
+		return err;
+	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
+	err = card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
+	if (err)
+		return card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
+	card->info.erase_unit = 1;
+
+	/* CMD7: SELECT_CARD, stand-by -> transfer */
+	err = card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
+	if (!err)
+		err = card_wait_busy_(card, 0);
+	if (!err && card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
+		err = card_fail_(card, card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
+				 CARD_CMD_SELECT, false, rca_arg);
+		card_fail_status_(card, cmd.resp[0]);
+	}
+	return err;
+}
+
+/* ACMD6: SET_BUS_WIDTH to 4 bits when card and host have it. */
+static int sd_bus_width(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+	int err;
+
+	if (!(card->caps.bus & MMCHAL_BUS_4_BIT) || !(card->info.scr.bus_widths & 4u))
+		return 0;
+	err = card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1);
+	if (err)
+		return err;
+	err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+	if (err) {
+		card_fail_(card, err, CARD_ACMD_SET_BUS_WIDTH, true, 2);
+		card_fail_status_(card, cmd.resp[0]);
+		return err;
+	}
+	card->ios.bus_width = MMCHAL_BUS_WIDTH_4;
+	return card_set_ios_(card);
+}
+
+/* CMD6: SWITCH_FUNC to high speed when card and host have it. */
+static int sd_high_speed(struct mmchal_card *card)
+{
+	const uint8_t *st = card->cfg.buf;
+	int err;
+
+	if (!(card->caps.bus & MMCHAL_BUS_SD_HS) || !(card->info.csd.ccc & CCC_SWITCH) ||
+	    card->info.scr.sd_spec < 1u)
+		return 0;
+	/* mode 0: is function 1 of group 1 supported? byte 13 bit 1 (PROTOCOL.md 3) */
+	err = card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_CHECK_HS, false, 64);
+	if (err)
+		return err;
+	if (!(st[13] & 0x02u))
+		return 0;
+	/* mode 1: switch; byte 16 low nibble is the function now selected */
+	err = card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_SET_HS, false, 64);
+	if (err)
+		return err;
+	if ((st[16] & 0xfu) != 1u)
+		return 0;
+	card->ios.timing = MMCHAL_TIMING_SD_HS;
+	card->ios.clock_hz = card_max_clock_(card, SD_CLOCK_HS);
+	return card_set_ios_(card);
+}
+
+int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
+{
+	struct mmchal_cmd cmd;
+	uint32_t legacy;
+	int err, ro;
+
+	card->info.sd_v2 = v2;
+	*answered = false;
+	err = sd_op_cond(card, v2, answered);
+	if (err)
+		return err;
+	/* CCS is valid once power-up is done; a 1.x card is always SDSC */
+	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
+	err = card_type_known_(card, MMCHAL_CARD_SD);
+	if (err)
+		return card_fail_(card, err, CARD_ACMD_SD_SEND_OP_COND, true, 0);
+
+	err = sd_select(card);
+	if (err)
+		return err;
+	legacy = card->info.csd.tran_speed_hz;
+	if (legacy == 0u || legacy > SD_CLOCK_DS)
+		legacy = SD_CLOCK_DS;
+	card->ios.clock_hz = card_max_clock_(card, legacy);
+	err = card_set_ios_(card);
+	if (err)
+		return err;
+
+	/* ACMD51: SEND_SCR, 8 bytes */
+	err = card_read_reg_(card, CARD_ACMD_SEND_SCR, 0, true, 8);
+	if (err)
+		return err;
+	err = card_decode_scr_(card->cfg.buf, &card->info.scr);
+	if (err)
+		return card_fail_(card, err, CARD_ACMD_SEND_SCR, true, 0);
+	card->info.cmd23 = card->info.scr.cmd23 && (card->caps.bus & MMCHAL_BUS_CMD23);
+	card->info.erased_byte = card->info.scr.erased_byte;
+
+	ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
+	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
+
+	err = sd_bus_width(card);
+	if (err)
+		return err;
+	err = sd_high_speed(card);
+	if (err)
+		return err;
+	if (!card->info.block_addr) {
+		/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN */
+		err = card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				MMCHAL_RSP_R1);
+		if (err)
+			return err;
+		err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+		if (err) {
+			card_fail_(card, err, CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
+			card_fail_status_(card, cmd.resp[0]);
+		}
+	}
+	return err;
+}

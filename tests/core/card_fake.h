@@ -1,0 +1,98 @@
+/*
+ * A command-level fake host with one SD, eMMC or SDIO card behind it, for the
+ * card layer's unit tests. It implements struct mmchal_host_ops directly (no
+ * host core, no backend) and answers each command as the SD Physical Layer,
+ * JEDEC eMMC and SDIO specifications describe, over a RAM image, with fault
+ * switches. Portable: no allocation, no stdio.
+ */
+#ifndef TESTS_CORE_CARD_FAKE_H
+#define TESTS_CORE_CARD_FAKE_H
+
+#include <mmchal/card.h>
+
+enum fake_kind {
+	FAKE_SDHC = 0, /* SD 3.0, CSD v2, block addressed */
+	FAKE_SDSC,     /* SD 2.0 card, CSD v1, byte addressed */
+	FAKE_SD_V1,    /* SD 1.x card: silent on CMD8 */
+	FAKE_MMC,      /* eMMC 5.1, sector mode */
+	FAKE_SDIO,     /* SDIO card, two functions */
+};
+
+#define FAKE_APP     0x100u /* with an opcode: the ACMD */
+#define FAKE_LOG_LEN 512u
+#define FAKE_F0_SIZE 0x1200u
+
+struct fake {
+	enum fake_kind kind;
+	uint8_t *image;   /* card contents */
+	uint32_t sectors; /* image size, 512-byte sectors */
+
+	/* card state */
+	uint32_t state;
+	uint16_t rca;
+	bool app;
+	uint32_t pending;   /* status bits reported in the next response */
+	uint32_t ocr_polls; /* busy answers to ACMD41/CMD1/CMD5 before ready */
+	uint32_t polls;
+	uint32_t csd[4], cid[4];
+	uint8_t ext_csd[512];
+	uint8_t scr[8];
+	uint8_t f0[FAKE_F0_SIZE]; /* SDIO function 0 space: CCCR, FBRs, CIS */
+	uint32_t sd_width;        /* width set by ACMD6 */
+	bool sd_hs;
+	uint32_t blk_count; /* CMD23 value, 0 = none */
+	uint32_t written;   /* well-written blocks of the last write (ACMD22) */
+	uint32_t erase_start, erase_end;
+	bool erase_start_set, erase_end_set;
+	uint32_t prg_left; /* CMD13s still answered in prg after a write */
+
+	/* host side */
+	struct mmchal_host_caps caps;
+	struct mmchal_limits limits;
+	struct mmchal_ios ios;
+	bool present;
+	bool ro_switch; /* the slot's write-protect switch (get_ro) */
+	bool card_wp;   /* the card itself refuses writes (WP_VIOLATION) */
+	bool no_limits_op;
+
+	/* faults */
+	uint32_t fail_op;       /* opcode (| FAKE_APP) that fails ... */
+	uint32_t fail_skip;     /* ... after this many successes ... */
+	uint32_t fail_times;    /* ... this many times */
+	int fail_err;           /* with this error; 0 = MMCHAL_ETIMEDOUT */
+	bool refuse_8bit;       /* eMMC: SWITCH_ERROR for an 8-bit BUS_WIDTH */
+	uint32_t refuse_timing; /* eMMC: SWITCH_ERROR for this HS_TIMING value; 0 = none */
+	bool no_app_bit;        /* CMD55 answers without APP_CMD */
+	bool bad_8bit_bus;      /* eMMC: accepts 8 bits, but data over them is garbled */
+	int tuning_err;         /* execute_tuning result */
+	uint32_t wr_fail_after; /* a write fails after this many blocks programmed ... */
+	bool wr_fail;           /* ... when set */
+	uint32_t remove_at_op;  /* the card goes away at this opcode (| FAKE_APP); 0 = never */
+
+	/* records */
+	uint32_t log[FAKE_LOG_LEN];
+	uint32_t log_arg[FAKE_LOG_LEN];
+	uint32_t nlog;
+	uint32_t init_card_calls;
+	uint32_t init_card_at; /* log length when init_card was called */
+	enum mmchal_card_type init_type;
+	uint32_t tuning_calls;
+	uint32_t tuning_opcode;
+	uint32_t requests;
+	uint32_t limit_violations; /* requests that broke the declared limits */
+	uint32_t max_blocks_seen;
+	uint32_t max_nsg_seen;
+	uint32_t sbc_seen, stop_seen;
+};
+
+extern const struct mmchal_host_ops fake_ops;
+
+/* A card of @kind over @image (@sectors sectors) with a host that has 4/8-bit,
+   HS, CMD23 and generous limits. */
+void fake_init(struct fake *f, enum fake_kind kind, uint8_t *image, uint32_t sectors);
+/* How many times the log holds @op (| FAKE_APP). */
+uint32_t fake_count(const struct fake *f, uint32_t op);
+/* Fill a card configuration for @f. */
+void fake_card_cfg(struct fake *f, struct mmchal_card_cfg *cfg, void *buf);
+
+#endif /* TESTS_CORE_CARD_FAKE_H */

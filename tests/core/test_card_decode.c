@@ -1,0 +1,393 @@
+/* Card register decoders (src/core/card_decode.c): CID, CSD, SCR, EXT_CSD, CIS, status. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "core/card_priv.h"
+
+/* Put @len bits of @v at [start + len - 1 : start] of a register in response order. */
+static void put(uint32_t r[4], unsigned start, unsigned len, uint32_t v)
+{
+	for (unsigned i = 0; i < len; i++) {
+		unsigned b = start + i;
+		uint32_t m = 1u << (b % 32u);
+
+		if ((v >> i) & 1u)
+			r[3u - b / 32u] |= m;
+		else
+			r[3u - b / 32u] &= ~m;
+	}
+}
+
+static void test_bits(void **state)
+{
+	const uint32_t r[4] = {0x12345678u, 0x9abcdef0u, 0x0fedcba9u, 0x87654321u};
+
+	(void)state;
+	assert_int_equal(card_bits_(r, 120, 8), 0x12);
+	assert_int_equal(card_bits_(r, 96, 32), 0x12345678u);
+	assert_int_equal(card_bits_(r, 0, 32), 0x87654321u);
+	assert_int_equal(card_bits_(r, 0, 4), 0x1);
+	/* fields across a word boundary: bits 71:64 = 0xf0, bits 63:56 = 0x0f */
+	assert_int_equal(card_bits_(r, 56, 16), 0xf00f);
+	assert_int_equal(card_bits_(r, 60, 12), 0xf00);
+	assert_int_equal(card_bits_(r, 126, 2), 0);
+}
+
+static void test_tran_speed(void **state)
+{
+	(void)state;
+	assert_int_equal(card_tran_speed_hz_(0x32, false), 25000000u);
+	assert_int_equal(card_tran_speed_hz_(0x5a, false), 50000000u);
+	assert_int_equal(card_tran_speed_hz_(0x32, true), 26000000u);
+	assert_int_equal(card_tran_speed_hz_(0x5a, true), 52000000u);
+	assert_int_equal(card_tran_speed_hz_(0x0b, false), 100000000u);
+	assert_int_equal(card_tran_speed_hz_(0x2b, false), 200000000u);
+	assert_int_equal(card_tran_speed_hz_(0x07, false), 0u); /* reserved unit */
+}
+
+static void test_sd_cid(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_cid cid;
+
+	(void)state;
+	put(r, 120, 8, 0x03);
+	put(r, 104, 16, 0x5344); /* "SD" */
+	put(r, 96, 8, 'S');
+	put(r, 88, 8, 'U');
+	put(r, 80, 8, '3');
+	put(r, 72, 8, '2');
+	put(r, 64, 8, 'G');
+	put(r, 56, 8, 0x80);
+	put(r, 24, 32, 0xdeadbeefu);
+	put(r, 12, 8, 24); /* 2024 */
+	put(r, 8, 4, 7);
+	card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.mid, 0x03);
+	assert_int_equal(cid.oid, 0x5344);
+	assert_string_equal(cid.pnm, "SU32G");
+	assert_int_equal(cid.prv, 0x80);
+	assert_int_equal(cid.psn, 0xdeadbeefu);
+	assert_int_equal(cid.year, 2024);
+	assert_int_equal(cid.month, 7);
+}
+
+static void test_mmc_cid(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_cid cid;
+	const char *name = "8GTF4R";
+
+	(void)state;
+	put(r, 120, 8, 0x15);
+	put(r, 104, 16, 0x0100);
+	for (unsigned i = 0; i < 6; i++)
+		put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
+	put(r, 48, 8, 0x21);
+	put(r, 16, 32, 0x01020304u);
+	put(r, 12, 4, 11);
+	put(r, 8, 4, 5);
+	card_decode_mmc_cid_(r, 0, &cid);
+	assert_int_equal(cid.mid, 0x15);
+	assert_int_equal(cid.oid, 0x0100);
+	assert_string_equal(cid.pnm, "8GTF4R");
+	assert_int_equal(cid.prv, 0x21);
+	assert_int_equal(cid.psn, 0x01020304u);
+	assert_int_equal(cid.month, 11);
+	assert_int_equal(cid.year, 2002);
+	/* eMMC 4.41+: the same code means 2018 */
+	card_decode_mmc_cid_(r, 5, &cid);
+	assert_int_equal(cid.year, 2018);
+	/* an unprintable name byte is shown as '?' */
+	put(r, 96, 8, 0x01);
+	card_decode_mmc_cid_(r, 0, &cid);
+	assert_string_equal(cid.pnm, "?GTF4R");
+}
+
+static void test_sd_csd_v1(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_csd csd;
+
+	(void)state;
+	put(r, 126, 2, 0);
+	put(r, 96, 8, 0x32);
+	put(r, 84, 12, 0x5b5);
+	put(r, 80, 4, 10);     /* 1024-byte READ_BL_LEN: a 2 GB SDSC */
+	put(r, 62, 12, 4095u); /* C_SIZE */
+	put(r, 47, 3, 7);      /* C_SIZE_MULT */
+	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.structure, 0);
+	assert_int_equal(csd.tran_speed_hz, 25000000u);
+	assert_int_equal(csd.ccc, 0x5b5);
+	assert_int_equal(csd.read_bl_len, 10);
+	/* 4096 x 2^9 x 1024 = 2 GiB */
+	assert_int_equal(csd.capacity, 2147483648ull);
+	assert_false(csd.perm_wp);
+	assert_false(csd.tmp_wp);
+	put(r, 12, 1, 1);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_true(csd.tmp_wp);
+	put(r, 13, 1, 1);
+	put(r, 12, 1, 0);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_true(csd.perm_wp);
+	assert_false(csd.tmp_wp);
+	/* READ_BL_LEN outside 9..11 is malformed */
+	put(r, 80, 4, 8);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+}
+
+static void test_sd_csd_v2(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_csd csd;
+
+	(void)state;
+	put(r, 126, 2, 1);
+	put(r, 112, 8, 0x0e);
+	put(r, 96, 8, 0x5a);
+	put(r, 80, 4, 9);
+	put(r, 48, 22, 0x00ed1f); /* C_SIZE 60703: (60703 + 1) x 512 KiB */
+	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.structure, 1);
+	assert_int_equal(csd.tran_speed_hz, 50000000u);
+	assert_int_equal(csd.capacity, 60704ull * 524288ull);
+	assert_int_equal(csd.erase_grp, 1);
+	/* SDXC: the full 22-bit field */
+	put(r, 48, 22, 0x3fffff);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.capacity, 4194304ull * 524288ull);
+	/* CSD v3 / reserved */
+	put(r, 126, 2, 2);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 126, 2, 3);
+	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+}
+
+static void test_mmc_csd(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_csd csd;
+
+	(void)state;
+	put(r, 126, 2, 3);
+	put(r, 122, 4, 4);
+	put(r, 96, 8, 0x32);
+	put(r, 80, 4, 9);
+	put(r, 62, 12, 0xfff); /* the saturated size of a > 2 GB card */
+	put(r, 47, 3, 7);
+	put(r, 42, 5, 31);
+	put(r, 37, 5, 31);
+	put(r, 22, 4, 9);
+	assert_int_equal(card_decode_mmc_csd_(r, &csd), 0);
+	assert_int_equal(csd.structure, 3);
+	assert_int_equal(csd.spec_vers, 4);
+	assert_int_equal(csd.tran_speed_hz, 26000000u);
+	assert_int_equal(csd.capacity, 4096ull * 512ull * 512ull);
+	assert_int_equal(csd.erase_grp, 1024);
+	put(r, 22, 4, 10); /* 1 KiB write blocks: group counted in 512-byte sectors */
+	assert_int_equal(card_decode_mmc_csd_(r, &csd), 0);
+	assert_int_equal(csd.erase_grp, 2048);
+	put(r, 80, 4, 12);
+	assert_int_equal(card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
+}
+
+static void test_scr(void **state)
+{
+	uint8_t b[8] = {0x02, 0x35, 0x80, 0x03, 0, 0, 0, 0};
+	struct mmchal_scr scr;
+
+	(void)state;
+	assert_int_equal(card_decode_scr_(b, &scr), 0);
+	assert_int_equal(scr.sd_spec, 2);
+	assert_true(scr.sd_spec3);
+	assert_int_equal(scr.bus_widths, 5);
+	assert_int_equal(scr.erased_byte, 0x00);
+	assert_true(scr.cmd23);
+	b[1] = 0xb5; /* DATA_STAT_AFTER_ERASE = 1 */
+	b[3] = 0x01; /* CMD20 only */
+	assert_int_equal(card_decode_scr_(b, &scr), 0);
+	assert_int_equal(scr.erased_byte, 0xff);
+	assert_false(scr.cmd23);
+	b[1] = 0x34; /* no 1-bit bus */
+	assert_int_equal(card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+	b[1] = 0x35;
+	b[0] = 0x12; /* SCR_STRUCTURE 1 */
+	assert_int_equal(card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+}
+
+static void test_ext_csd(void **state)
+{
+	static uint8_t b[512];
+	struct mmchal_ext_csd ext;
+
+	(void)state;
+	memset(b, 0, sizeof(b));
+	b[EXT_CSD_REV] = 8;
+	b[EXT_CSD_CARD_TYPE] = 0x57;
+	b[212] = 0x00;
+	b[213] = 0x00;
+	b[214] = 0xa4;
+	b[215] = 0x01; /* 0x01a40000 sectors = 13.1 GiB */
+	b[EXT_CSD_GENERIC_CMD6_TIME] = 25;
+	b[EXT_CSD_ERASED_MEM_CONT] = 1;
+	b[EXT_CSD_BUS_WIDTH] = 2;
+	b[EXT_CSD_HS_TIMING] = 3;
+	b[EXT_CSD_HC_ERASE_GRP] = 1;
+	b[EXT_CSD_ERASE_TIMEOUT] = 2;
+	b[EXT_CSD_SEC_FEATURE] = 0x15;
+	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.rev, 8);
+	assert_int_equal(ext.card_type, 0x57);
+	assert_int_equal(ext.sec_count, 0x01a40000u);
+	assert_int_equal(ext.cmd6_time_ms, 250);
+	assert_int_equal(ext.erased_byte, 0xff);
+	assert_int_equal(ext.bus_width, 2);
+	assert_int_equal(ext.hs_timing, 3);
+	assert_int_equal(ext.hc_erase_grp, 1024);
+	assert_int_equal(ext.erase_timeout_ms, 600);
+	assert_true(ext.trim);
+	/* before eMMC 4.5 GENERIC_CMD6_TIME is not defined: 500 ms */
+	b[EXT_CSD_REV] = 5;
+	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 500);
+	b[EXT_CSD_REV] = 8;
+	b[EXT_CSD_GENERIC_CMD6_TIME] = 0;
+	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 500);
+	/* a v4.2+ card without sectors */
+	memset(&b[212], 0, 4);
+	assert_int_equal(card_decode_ext_csd_(b, &ext), MMCHAL_EPROTO);
+	b[EXT_CSD_REV] = 1;
+	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+}
+
+static void test_status(void **state)
+{
+	(void)state;
+	assert_int_equal(card_status_err_(0x900, R1_CMD_ERRORS), 0);
+	assert_int_equal(card_status_err_(R1_OUT_OF_RANGE | 0x900, R1_CMD_ERRORS), MMCHAL_ERANGE);
+	assert_int_equal(card_status_err_(R1_ADDRESS_ERROR, R1_CMD_ERRORS), MMCHAL_ERANGE);
+	assert_int_equal(card_status_err_(R1_WP_VIOLATION, R1_CMD_ERRORS), MMCHAL_EROFS);
+	assert_int_equal(card_status_err_(R1_WP_ERASE_SKIP, R1_CMD_ERRORS), MMCHAL_EROFS);
+	assert_int_equal(card_status_err_(R1_ERASE_SEQ_ERROR, R1_CMD_ERRORS), MMCHAL_EILSEQ);
+	assert_int_equal(card_status_err_(R1_CARD_ECC_FAILED, R1_CMD_ERRORS), MMCHAL_EIO);
+	assert_int_equal(card_status_err_(R1_ERROR, R1_CMD_ERRORS), MMCHAL_EIO);
+	/* bits of the previous command are not this command's error */
+	assert_int_equal(card_status_err_(R1_ILLEGAL_COMMAND, R1_CMD_ERRORS), 0);
+	assert_int_equal(card_status_err_(R1_COM_CRC_ERROR, R1_CMD_ERRORS), 0);
+	assert_int_equal(card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS), 0);
+	assert_int_equal(card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS | R1_SWITCH_ERROR),
+			 MMCHAL_EILSEQ);
+	assert_int_equal(card_status_err_(R1_COM_CRC_ERROR, ~0u), MMCHAL_EIO);
+}
+
+/* A function-0 address space with a CIS at 0x1000 and one at 0x2000. */
+static uint8_t cis_mem[0x3000];
+static unsigned cis_reads;
+
+/* ctx non-NULL: every read fails. Above the array every byte reads 0x80, a
+   tuple code with a long body. */
+static int cis_rd(void *ctx, uint32_t addr, uint8_t *v)
+{
+	cis_reads++;
+	if (ctx)
+		return MMCHAL_ETIMEDOUT;
+	*v = addr < sizeof(cis_mem) ? cis_mem[addr] : 0x80;
+	return 0;
+}
+
+static void cis_setup(void)
+{
+	/* common CIS: a null tuple, a vendor tuple, MANFID, FUNCE type 0, END */
+	static const uint8_t fn0[] = {
+		0x00,                               /* CISTPL_NULL */
+		0x15, 0x03, 0x01, 0x00, 0x00,       /* CISTPL_VERS_1 (skipped) */
+		0x20, 0x04, 0xd0, 0x02, 0x4d, 0xa9, /* MANFID 0x02d0 / 0xa94d */
+		0x22, 0x04, 0x00, 0x00, 0x02, 0x32, /* FUNCE fn0: 512 bytes */
+		0xff,
+	};
+	/* function CIS: FUNCE type 1 with TPLFE_MAX_BLK_SIZE 2048 at 12..13 */
+	static const uint8_t fn1[] = {
+		0x21, 0x02, 0x0c, 0x00,                         /* FUNCID */
+		0x22, 0x2a, 0x01, 0x01, 0x20, 0,    0,    0, 0, /* FUNCE type 1 ... */
+		0,    0,    0,    0,    0,    0x00, 0x08,       /* ... max block 0x0800 */
+	};
+
+	memset(cis_mem, 0, sizeof(cis_mem));
+	memcpy(&cis_mem[0x1000], fn0, sizeof(fn0));
+	memcpy(&cis_mem[0x2000], fn1, sizeof(fn1));
+	/* the rest of the 0x2a-byte FUNCE body, then END */
+	cis_mem[0x2000 + 4 + 2 + 0x2a] = 0xff;
+	cis_reads = 0;
+}
+
+static void test_cis(void **state)
+{
+	struct card_cis_ cis;
+
+	(void)state;
+	cis_setup();
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_true(cis.manfid);
+	assert_int_equal(cis.vendor, 0x02d0);
+	assert_int_equal(cis.device, 0xa94d);
+	assert_int_equal(cis.max_blk, 512);
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_false(cis.manfid);
+	assert_int_equal(cis.max_blk, 2048);
+	/* a function FUNCE read as function 0 gives no block size */
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x2000, true, &cis), 0);
+	assert_int_equal(cis.max_blk, 0);
+}
+
+static void test_cis_malformed(void **state)
+{
+	struct card_cis_ cis;
+	int dummy;
+
+	(void)state;
+	cis_setup();
+	/* pointer outside the CIS area */
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x0100, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(cis_reads, 0);
+	/* a short MANFID */
+	cis_mem[0x1007] = 0x03;
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
+	/* a chain of null tuples with no end is cut after a bounded walk */
+	cis_setup();
+	memset(&cis_mem[0x1000], 0, 0x800);
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
+	assert_in_range(cis_reads, 1, 64);
+	/* a chain that runs off the end of the area is refused, not read */
+	cis_setup();
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x17f00, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(cis_reads, 4);
+	/* a read error is passed on */
+	assert_int_equal(card_cis_parse_(cis_rd, &dummy, 0x1000, true, &cis), MMCHAL_ETIMEDOUT);
+	/* link 0xff ends the chain */
+	cis_setup();
+	cis_mem[0x1001] = 0x20;
+	cis_mem[0x1002] = 0xff;
+	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_false(cis.manfid);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bits),      cmocka_unit_test(test_tran_speed),
+		cmocka_unit_test(test_sd_cid),    cmocka_unit_test(test_mmc_cid),
+		cmocka_unit_test(test_sd_csd_v1), cmocka_unit_test(test_sd_csd_v2),
+		cmocka_unit_test(test_mmc_csd),   cmocka_unit_test(test_scr),
+		cmocka_unit_test(test_ext_csd),   cmocka_unit_test(test_status),
+		cmocka_unit_test(test_cis),       cmocka_unit_test(test_cis_malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
