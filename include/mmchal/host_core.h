@@ -23,7 +23,11 @@
  * with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy). A data
  * phase that ends with fewer blocks than asked (the backend's @c blocks_done)
  * fails with ::MMCHAL_EIO; @c bytes_xfered counts only the blocks known to
- * have moved. A data phase's timeout is @c timeout_ns per block, or the
+ * have moved. On a host with ::MMCHAL_BUS_AUTO_CMD12 an open-ended
+ * multiple-block transfer whose STOP is a plain CMD12 (argument 0) is ended
+ * by the controller (::mmchal_xfer::auto_stop): no CMD12 is sent, the
+ * backend fills in the STOP's response or error; after a failed data phase
+ * the core still sends STOP itself. A data phase's timeout is @c timeout_ns per block, or the
  * host's data timeout for the whole phase when it is 0.
  *
  * PIO retry (::mmchal_host_cfg::pio_retry): a DMA plan whose data phase

@@ -55,6 +55,7 @@
 #define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
+#define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
 
 /* Events that belong to a request (card change and SDIO interrupts do not). */
 #define EV_REQUEST                                                                               \
@@ -108,7 +109,8 @@ static int issue(struct mmchal_host *h, struct mmchal_cmd *cmd, struct mmchal_da
 	cmd->error = 0;
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
-	h->xfer.auto_stop = false;
+	h->xfer.auto_stop = data && (h->flags & HF_AUTO_STOP);
+	h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
 	h->xfer.plan = data ? h->plan.plan : MMCHAL_PLAN_PIO;
 	h->xfer.segs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
 	h->xfer.nsegs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
@@ -220,6 +222,15 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 			return data_failed(h, MMCHAL_EIO);
 	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
+	if (h->flags & HF_AUTO_STOP) {
+		/* the controller sent CMD12; the backend filled in its answer */
+		if (r->stop->error)
+			return to_done(h);
+		/* with HW_BUSY the data phase ends after CMD12's busy (backend.h) */
+		if (is_busy_cmd(r->stop) && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY))
+			return go_busy(h, r->stop);
+		return to_done(h);
+	}
 	if (r->stop && !r->sbc)
 		return go_stop(h);
 	return to_done(h);
@@ -710,6 +721,13 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	if (req->stop)
 		req->stop->error = 0;
 	req->cmd->error = 0;
+	/* An open-ended transfer on a controller that ends it by itself (Linux
+	 * tmio_mmc_start_command: auto CMD12 only for a plain CMD12 without an
+	 * argument). */
+	if (req->stop && !req->sbc && req->data && req->data->blocks > 1u &&
+	    (h->caps.host.bus & MMCHAL_BUS_AUTO_CMD12) && req->stop->opcode == 12u &&
+	    req->stop->arg == 0)
+		h->flags |= HF_AUTO_STOP;
 	/* 3. Plan, 4. map or bounce, with cache maintenance. */
 	h->plan.plan = MMCHAL_PLAN_PIO;
 	h->plan.iommu = false;
