@@ -9,6 +9,7 @@
 #include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 
+#include "core/dma_plan_priv.h"
 #include "core/mem.h"
 
 /* Every response flag the library knows. */
@@ -433,12 +434,7 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 			const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
 {
-	const struct mmchal_dma_dir_caps *c;
 	struct mmchal_sg_summary tmp;
-	bool iommu, noncoherent;
-	enum mmchal_plan_reason why;
-	uint64_t total;
-	uint32_t index = 0;
 
 	if (!env || !env->dma || !data || !out || !dir_ok(data->dir) || !data->sg ||
 	    data->sg_len == 0 || env->seg_table == 0)
@@ -447,6 +443,18 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 		summary_of(data, &tmp);
 		sum = &tmp;
 	}
+	return mmchal_dma_plan_checked_(env, data, sum, out);
+}
+
+int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
+{
+	const struct mmchal_dma_dir_caps *c;
+	bool iommu, noncoherent;
+	enum mmchal_plan_reason why;
+	uint64_t total;
+	uint32_t index = 0;
+
 	iommu = env->iommu && env->iommu->present;
 	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
 	out->index = 0;
@@ -499,17 +507,12 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 	return 0;
 }
 
-bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
-			     const struct mmchal_dma_seg *segs, uint32_t nsegs, bool merged,
-			     uint32_t *index)
+/* The exact per-segment test of mmchal_dma_check_mapped(): the first bad one. */
+static bool mapped_exact(const struct mmchal_dma_dir_caps *caps, const struct mmchal_dma_seg *segs,
+			 uint32_t nsegs, uint32_t *index)
 {
-	uint32_t align;
+	uint32_t align = caps->addr_align > 1u ? caps->addr_align : 1u;
 
-	if (index)
-		*index = 0;
-	if (!caps || !segs || nsegs == 0 || (merged && nsegs != 1u) || nsegs > caps->max_segs)
-		return false;
-	align = caps->addr_align > 1u ? caps->addr_align : 1u;
 	for (uint32_t i = 0; i < nsegs; i++) {
 		const struct mmchal_dma_seg *s = &segs[i];
 
@@ -524,6 +527,43 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
 	}
 	if (index)
 		*index = 0;
+	return true;
+}
+
+bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
+			     const struct mmchal_dma_seg *segs, uint32_t nsegs, bool merged,
+			     uint32_t *index)
+{
+	const struct mmchal_dma_seg *s = segs, *end;
+	uint64_t addr_or = 0, last_and = UINT64_MAX, cross_or = 0;
+	uint64_t align1, gran1;
+	uint32_t len1_or = 0;
+
+	if (index)
+		*index = 0;
+	if (!caps || !segs || nsegs == 0 || (merged && nsegs != 1u) || nsegs > caps->max_segs)
+		return false;
+	/* One branch-free pass, as summarize() does for the caller's list; any
+	 * doubt goes to the exact test, which also names the segment. */
+	for (end = segs + nsegs; s != end; s++) {
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		addr_or |= s->addr;
+		last_and &= last;
+		cross_or |= s->addr ^ last;
+		len1_or |= len1;
+	}
+	align1 = caps->addr_align > 1u ? caps->addr_align - 1u : 0;
+	gran1 = caps->len_granule > 1u ? caps->len_granule - 1u : 0;
+	/* a length is a multiple of the granule when its start and end are
+	 * aligned to it; every last byte is at most addr_or + len1_or */
+	if (len1_or >= caps->max_seg_size || (addr_or >> 32) == 0xffffffffu ||
+	    (addr_or & (align1 | gran1)) != 0 || (last_and & gran1) != gran1 ||
+	    (caps->addr_bits != 0 && caps->addr_bits < 64 &&
+	     ((addr_or + len1_or) >> caps->addr_bits) != 0) ||
+	    (caps->seg_boundary != 0 && (cross_or & ~caps->seg_boundary) != 0))
+		return mapped_exact(caps, segs, nsegs, index);
 	return true;
 }
 

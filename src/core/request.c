@@ -46,6 +46,7 @@
 #include <mmchal/host_core.h>
 #include <mmchal/error.h>
 
+#include "core/dma_plan_priv.h"
 #include "core/host_priv.h"
 #include "core/mem.h"
 
@@ -450,18 +451,23 @@ static void release_data(struct mmchal_host *h)
 	}
 }
 
-static void note_usage(struct mmchal_host *h)
+static void note_usage_of(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
-	if (!h->dom && !h->bounce)
-		return;
 	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
 	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
 	if (st->iova_pages > st->iova_pages_peak)
 		st->iova_pages_peak = st->iova_pages;
 	if (st->bounce_slots > st->bounce_slots_peak)
 		st->bounce_slots_peak = st->bounce_slots;
+}
+
+/* IOVA pages and bounce slots now and at peak; nothing to do without either. */
+static inline void note_usage(struct mmchal_host *h)
+{
+	if (h->dom || h->bounce)
+		note_usage_of(h);
 }
 
 static void count_plan(struct mmchal_host *h)
@@ -733,7 +739,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->plan.iommu = false;
 	h->nsegs = 0;
 	if (req->data) {
-		if (mmchal_dma_plan_sum(&h->penv, req->data, &why.sum, &h->plan) != 0)
+		/* the check made the summary; the environment is the host's own */
+		if (mmchal_dma_plan_checked_(&h->penv, req->data, &why.sum, &h->plan) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
