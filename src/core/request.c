@@ -426,6 +426,16 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 	return 0;
 }
 
+/* Does release_data() have nothing to do? */
+static bool nothing_to_release(const struct mmchal_host *h)
+{
+	const struct mmchal_data *d = h->req->data;
+
+	return !d || h->plan.plan == MMCHAL_PLAN_PIO ||
+	       (h->plan.plan == MMCHAL_PLAN_DIRECT && !h->plan.iommu &&
+		!(needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD));
+}
+
 /* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
 static void release_data(struct mmchal_host *h)
 {
@@ -594,6 +604,18 @@ static int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_
 	}
 	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
 		complete(h, f, true);
+		return 1;
+	}
+	/* Nothing to unmap, copy or invalidate and no retry: the commit is the
+	 * whole completion, in this lock section (DEFERRED still defers the
+	 * callback out of the interrupt). */
+	if (!(h->flags & HF_RETRY) && nothing_to_release(h) &&
+	    (pol != MMCHAL_POLICY_DEFERRED || !in_irq)) {
+		struct mmchal_request *r = commit(h);
+
+		host_unlock_(h, f);
+		if (r->done)
+			r->done(r);
 		return 1;
 	}
 	host_unlock_(h, f);
