@@ -394,9 +394,21 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 				return err;
 		}
 	} else if (h->plan.plan == MMCHAL_PLAN_DIRECT) {
-		for (uint32_t i = 0; i < d->sg_len; i++) {
-			h->segs[i].addr = d->sg[i].phys;
-			h->segs[i].len = d->sg[i].len;
+		const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
+		struct mmchal_dma_seg *o = h->segs;
+
+		/* two entries a round: half the loop overhead per segment */
+		if (d->sg_len & 1u) {
+			o->addr = s->phys;
+			o->len = s->len;
+			s++;
+			o++;
+		}
+		for (; s != end; s += 2, o += 2) {
+			o[0].addr = s[0].phys;
+			o[0].len = s[0].len;
+			o[1].addr = s[1].phys;
+			o[1].len = s[1].len;
 		}
 		h->nsegs = d->sg_len;
 	}
