@@ -89,6 +89,11 @@ struct mmchal_host_cfg {
 	struct mmchal_dma_seg *seg_table; /**< device segment table for DIRECT transfers of
 					       more than one segment; NULL = one segment */
 	uint32_t seg_table_len;           /**< entries in @c seg_table */
+	/** called when the backend reports ::MMCHAL_EV_CARD_CHANGE (card inserted or
+	    removed), from mmchal_host_irq() or mmchal_host_poll() after the host lock
+	    is dropped, in that caller's context; NULL = not told (still counted) */
+	void (*card_change)(void *arg);
+	void *card_change_arg; /**< argument of @c card_change */
 };
 
 /** @brief Counters of a host. */
@@ -109,6 +114,7 @@ struct mmchal_host_stats {
 	uint64_t unmap_errors;      /**< IOMMU unmaps that failed */
 	uint64_t spurious;          /**< events with no request in flight */
 	uint64_t defer_inline;      /**< DEFERRED completions run inline (schedule_work failed) */
+	uint64_t card_changes;      /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
 	uint32_t iova_pages;        /**< IOMMU pages mapped now */
 	uint32_t iova_pages_peak;   /**< most IOMMU pages mapped at once */
 	uint32_t bounce_slots;      /**< bounce slots in use now */
@@ -131,6 +137,8 @@ struct mmchal_host {
 	uint32_t busy_timeout_ms;        /**< private */
 	bool pio_retry;                  /**< private */
 	bool noncoherent;                /**< private: the port does cache maintenance */
+	void (*card_change)(void *arg);  /**< private: card change callback */
+	void *card_change_arg;           /**< private */
 	struct mmchal_caps caps;         /**< private: queried capabilities */
 	struct mmchal_limits limits;     /**< private: limits for the current card */
 	struct mmchal_plan_env penv;     /**< private: planner input for the current card */

@@ -648,6 +648,7 @@ int mmchal_host_irq(struct mmchal_host *h)
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
 	bool fin = false;
+	int ret;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
@@ -658,7 +659,12 @@ int mmchal_host_irq(struct mmchal_host *h)
 		fin = on_events(h, ev);
 	else if (ev & EV_REQUEST)
 		h->st.spurious++;
-	return finish(h, f, fin, true);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		h->st.card_changes++;
+	ret = finish(h, f, fin, true);
+	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+		h->card_change(h->card_change_arg);
+	return ret;
 }
 
 int mmchal_host_poll(struct mmchal_host *h)
@@ -666,16 +672,21 @@ int mmchal_host_poll(struct mmchal_host *h)
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
 	bool fin = false;
+	int ret;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
 	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		h->st.card_changes++;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
 			h->st.spurious++;
 		host_unlock_(h, f);
+		if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+			h->card_change(h->card_change_arg);
 		return 0;
 	}
 	fin = on_events(h, ev);
@@ -691,7 +702,10 @@ int mmchal_host_poll(struct mmchal_host *h)
 	}
 	if (!fin && now_ns(h) >= h->deadline_ns)
 		fin = expire(h, MMCHAL_ETIMEDOUT);
-	return finish(h, f, fin, false);
+	ret = finish(h, f, fin, false);
+	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+		h->card_change(h->card_change_arg);
+	return ret;
 }
 
 int mmchal_host_abort(struct mmchal_host *h)

@@ -47,8 +47,9 @@ static struct {
 	uint32_t off; /* offset of the buffers in buf */
 } g;
 
-/* Extra MMCHAL_BUS_* bits of the next setup() (kept across its memset). */
+/* Extra MMCHAL_BUS_* bits and the card change callback of the next setup(). */
 static uint32_t extra_bus;
+static void (*change_fn)(void *arg);
 
 static uint8_t pattern(uint32_t off)
 {
@@ -97,6 +98,8 @@ static void setup(enum kind k, bool pio_retry)
 	hc.seg_table = g.table;
 	hc.seg_table_len = 8;
 	hc.pio_retry = pio_retry;
+	hc.card_change = change_fn;
+	hc.card_change_arg = &g.host;
 	hc.busy_timeout_ms = 5;
 	hc.cmd_timeout_ms = 5;
 	if (k == K_MERGED || k == K_DIRECT_IOMMU) {
@@ -445,6 +448,42 @@ static void test_auto_stop(void **state)
 	extra_bus = 0;
 }
 
+static unsigned changes;
+
+static void on_change(void *arg)
+{
+	assert_ptr_equal(arg, &g.host);
+	/* told after the lock is dropped */
+	assert_int_equal(g.rp.depth, 0);
+	changes++;
+}
+
+/* A card removal and insertion reach the host's card_change callback. */
+static void test_card_change(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	change_fn = on_change;
+	setup(K_PIO, false);
+	change_fn = NULL;
+	card_to_tran();
+	changes = 0;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 0);
+	mmchal_mock_set_present(&g.mock, false);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 1);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 1);
+	mmchal_mock_set_present(&g.mock, true);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(changes, 2);
+	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
+	assert_int_equal(st.card_changes, 2);
+	mmchal_host_deinit(&g.host);
+}
+
 static void test_dma_fault_pio_retry(void **state)
 {
 	struct mmchal_host_stats st;
@@ -506,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_command_faults),
 		cmocka_unit_test(test_data_faults),
 		cmocka_unit_test(test_auto_stop),
+		cmocka_unit_test(test_card_change),
 		cmocka_unit_test(test_dma_fault_pio_retry),
 		cmocka_unit_test(test_removal_and_stuck_busy),
 	};
