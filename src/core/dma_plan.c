@@ -10,6 +10,7 @@
 #include <mmchal/error.h>
 
 #include "core/dma_plan_priv.h"
+#include "core/hints.h"
 #include "core/mem.h"
 
 /* Every response flag the library knows. */
@@ -48,8 +49,8 @@ static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
  * into ORs and ANDs that the checks test once afterwards (a zero length
  * wraps to the largest len - 1 and fails the length test).
  */
-static bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
-		      struct mmchal_sg_summary *sum)
+static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
+				   struct mmchal_sg_summary *sum)
 {
 	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
 	uint64_t phys_or = 0, last_and = UINT64_MAX, cross_or = 0, total = d->sg_len;

@@ -63,12 +63,12 @@
 	(MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_DATA_ERROR | \
 	 MMCHAL_EV_BUSY_DONE)
 
-static uint64_t now_ns(struct mmchal_host *h)
+static CORE_INLINE_ uint64_t now_ns(struct mmchal_host *h)
 {
 	return h->port.ops->now_ns(h->port.ctx);
 }
 
-static void arm(struct mmchal_host *h, uint64_t ns)
+static CORE_INLINE_ void arm(struct mmchal_host *h, uint64_t ns)
 {
 	uint64_t t = now_ns(h);
 
@@ -97,14 +97,15 @@ static bool running(uint32_t s)
 
 /* ------------------------------------------------------------ transitions */
 
-static bool to_done(struct mmchal_host *h)
+static CORE_INLINE_ bool to_done(struct mmchal_host *h)
 {
 	h->state = HS_DONE;
 	return true;
 }
 
 /* Put @p cmd on the line (with @p data armed). */
-static int issue(struct mmchal_host *h, struct mmchal_cmd *cmd, struct mmchal_data *data)
+static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
+			      struct mmchal_data *data)
 {
 	h->cur = cmd;
 	cmd->error = 0;
@@ -118,7 +119,7 @@ static int issue(struct mmchal_host *h, struct mmchal_cmd *cmd, struct mmchal_da
 	return h->be.ops->start(h->be.ctx, &h->xfer);
 }
 
-static bool go_cmd(struct mmchal_host *h)
+static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -133,7 +134,7 @@ static bool go_cmd(struct mmchal_host *h)
 	return false;
 }
 
-static bool go_stop(struct mmchal_host *h)
+static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -148,7 +149,7 @@ static bool go_stop(struct mmchal_host *h)
 	return false;
 }
 
-static bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
+static CORE_INLINE_ bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
 {
 	/* Without a way to see DAT0 the caller's stack polls CMD13 itself. */
 	if (!(h->caps.host.bus & MMCHAL_BUS_HW_BUSY) && !h->be.ops->card_busy)
@@ -159,7 +160,7 @@ static bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
 	return false;
 }
 
-static bool begin(struct mmchal_host *h)
+static CORE_INLINE_ bool begin(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -206,7 +207,7 @@ static bool data_failed(struct mmchal_host *h, int err)
 	return to_done(h);
 }
 
-static bool data_events(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
@@ -238,7 +239,7 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 }
 
 /* One step of the state machine; true once DONE. */
-static bool step(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
@@ -286,7 +287,7 @@ static bool step(struct mmchal_host *h, uint32_t ev)
 }
 
 /* Advance by the backend's events; the end of busy may come with the response. */
-static bool on_events(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool on_events(struct mmchal_host *h, uint32_t ev)
 {
 	bool fin = step(h, ev);
 
@@ -376,7 +377,7 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	return 0;
 }
 
-static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
+static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 {
 	int err;
 
@@ -439,7 +440,7 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 }
 
 /* Does release_data() have nothing to do? */
-static bool nothing_to_release(const struct mmchal_host *h)
+static CORE_INLINE_ bool nothing_to_release(const struct mmchal_host *h)
 {
 	const struct mmchal_data *d = h->req->data;
 
@@ -492,7 +493,7 @@ static inline void note_usage(struct mmchal_host *h)
 		note_usage_of(h);
 }
 
-static void count_plan(struct mmchal_host *h)
+static CORE_INLINE_ void count_plan(struct mmchal_host *h)
 {
 	h->st.plan[h->plan.plan]++;
 	h->st.reason[h->plan.plan][h->plan.reason]++;
@@ -501,7 +502,7 @@ static void count_plan(struct mmchal_host *h)
 
 /* ------------------------------------------------------------ completion */
 
-static int first_error(const struct mmchal_request *r)
+static CORE_INLINE_ int first_error(const struct mmchal_request *r)
 {
 	if (r->sbc && r->sbc->error)
 		return r->sbc->error;
@@ -515,7 +516,7 @@ static int first_error(const struct mmchal_request *r)
 }
 
 /* Under the lock: counters, IDLE. Constant work. */
-static struct mmchal_request *commit(struct mmchal_host *h)
+static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err = first_error(r);
@@ -606,7 +607,7 @@ static void deferred_complete(void *arg)
 }
 
 /* Called with the lock held; drops it. @p in_irq: interrupt context. */
-static int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
+static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
 {
 	enum mmchal_completion_policy pol = h->limits.policy;
 
