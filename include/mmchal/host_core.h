@@ -122,6 +122,25 @@ struct mmchal_host_stats {
 };
 
 /**
+ * @brief Private: what the planner would decide for one direction from the
+ *        host alone, derived at every card change, so that the common
+ *        request needs a few mask tests instead of a planner run.
+ */
+struct mmchal_host_plan_fast {
+	uint8_t mode;        /**< private: 0 = run the planner, 1 = PIO (no engine),
+				  2 = DIRECT when the list passes the masks */
+	bool iommu;          /**< private: DIRECT through the IOMMU, merging off */
+	uint32_t segs;       /**< private: most segments the engine takes */
+	uint32_t seg_max;    /**< private: the engine's largest segment */
+	uint64_t start_mask; /**< private: bits no start may have (alignment, granule) */
+	uint64_t gran1;      /**< private: granule - 1: bits every last byte has */
+	uint64_t last_max;   /**< private: highest last byte the engine reaches */
+	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
+	uint64_t min_len;    /**< private: shortest DMA transfer */
+	uint64_t max_xfer;   /**< private: longest DMA transfer */
+};
+
+/**
  * @brief A host. Caller storage; every field is private, set by
  *        mmchal_host_init(). Any number of hosts may exist in one image.
  */
@@ -142,6 +161,7 @@ struct mmchal_host {
 	struct mmchal_caps caps;         /**< private: queried capabilities */
 	struct mmchal_limits limits;     /**< private: limits for the current card */
 	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
+	struct mmchal_host_plan_fast pfast[MMCHAL_DIR_COUNT]; /**< private: per direction */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */
 	struct mmchal_request *req;      /**< private: request in flight */

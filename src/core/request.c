@@ -338,6 +338,10 @@ static void *bounce_cpu(const struct mmchal_host *h)
 	return h->bounce->mem + (h->segs[0].addr - h->bounce->dma);
 }
 
+static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
+			 const struct mmchal_dma_dir_caps *c);
+static bool all_cpu(const struct mmchal_data *d);
+
 /* The planner's view of the host; again at every card change (host.c). */
 void mmchal_host_plan_env_(struct mmchal_host *h)
 {
@@ -355,6 +359,74 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
+	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++)
+		plan_fast_of(h, &h->pfast[dir], &h->caps.dma.dir[dir]);
+}
+
+/*
+ * The planner's answer when it depends on the host alone (DESIGN.md section
+ * 5, dma_plan.h steps 1-5): no engine -> PIO; a coherent engine and no
+ * merging -> DIRECT exactly when the list passes the engine's tests, which
+ * mmchal_dma_plan() makes from the summary the same way (maybe_obstacle()).
+ * Everything else (cache maintenance, merging) runs the planner.
+ */
+static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
+			 const struct mmchal_dma_dir_caps *c)
+{
+	const struct mmchal_plan_env *env = &h->penv;
+	bool iommu = env->iommu && env->iommu->present;
+
+	*f = (struct mmchal_host_plan_fast){0};
+	if (env->dma->kind == MMCHAL_DMA_NONE) {
+		f->mode = 1;
+		return;
+	}
+	if ((env->cache_line != 0 && !c->coherent) || (iommu && env->merge))
+		return;
+	f->mode = 2;
+	f->iommu = iommu;
+	f->segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
+	f->seg_max = c->max_seg_size;
+	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
+	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
+	/* behind the IOMMU, address bits and boundary are checked after mapping */
+	f->last_max = iommu || c->addr_bits == 0 || c->addr_bits >= 64
+			      ? UINT64_MAX
+			      : (UINT64_C(1) << c->addr_bits) - 1u;
+	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	f->min_len = c->min_len;
+	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+}
+
+/* Plan a validated data phase: the host's precomputed answer, else the planner. */
+static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_data *d,
+				  const struct mmchal_sg_summary *sum)
+{
+	const struct mmchal_host_plan_fast *f = &h->pfast[d->dir];
+	struct mmchal_plan_result *out = &h->plan;
+	uint64_t total = (uint64_t)d->blksz * d->blocks;
+
+	if (f->mode == 1 && all_cpu(d)) {
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
+						   .reason = MMCHAL_PR_NO_ENGINE,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_NO_IOMMU};
+		return 0;
+	}
+	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
+	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
+	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
+	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
+	    total >= f->min_len && total <= f->max_xfer) {
+		*out = (struct mmchal_plan_result){
+			.plan = MMCHAL_PLAN_DIRECT,
+			.reason = f->iommu ? MMCHAL_PR_DIRECT_IOMMU : MMCHAL_PR_DIRECT,
+			.nobounce = MMCHAL_NB_NONE,
+			.merge = f->iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU,
+			.iommu = f->iommu};
+		return 0;
+	}
+	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
 /* Map through the IOMMU and check the result; false: the engine cannot take it. */
@@ -789,7 +861,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->nsegs = 0;
 	if (req->data) {
 		/* the check made the summary; the environment is the host's own */
-		if (mmchal_dma_plan_checked_(&h->penv, req->data, &why.sum, &h->plan) != 0)
+		if (plan_data(h, req->data, &why.sum) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
