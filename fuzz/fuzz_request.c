@@ -12,7 +12,7 @@
  * Checked, each against a reference written here from the headers' contract:
  *  - mmchal_request_check() gives the documented first failure (reason and
  *    entry), and a request it accepts fits every limit; the summary of an
- *    accepted list is exact;
+ *    accepted list is sound (never claims more than the list holds);
  *  - mmchal_dma_plan() and mmchal_dma_plan_sum() agree; a plan needs CPU
  *    addresses only where documented; DIRECT without an IOMMU hands the engine
  *    segments it takes (count, alignment, granule, size, address bits,
@@ -788,8 +788,8 @@ static int run_one(struct run *r, struct bytes *b)
 		return 3;
 	if (err == 0 && r->req->data) {
 		const struct mmchal_data *d = r->req->data;
-		uint64_t por = 0, lor = 0, land = UINT64_MAX, cor = 0;
-		uint32_t lmax = 0;
+		uint64_t por = 0, land = UINT64_MAX, cor = 0;
+		uint32_t l1or = 0;
 
 		/* the accepted request fits the limits */
 		if (d->blksz > r->lim.max_blk_size || d->blocks > r->lim.max_blk_count ||
@@ -804,15 +804,17 @@ static int run_one(struct run *r, struct bytes *b)
 			    crosses(s->phys, s->len, r->lim.seg_boundary))
 				return 5;
 			por |= s->phys;
-			lor |= last;
 			land &= last;
 			cor |= s->phys ^ last;
-			lmax = s->len > lmax ? s->len : lmax;
+			l1or |= s->len - 1u;
 		}
-		/* the summary the planner relies on is exact */
-		if (!info.sum.valid || info.sum.phys_or != por || info.sum.last_or != lor ||
-		    info.sum.last_and != land || info.sum.cross_or != cor ||
-		    info.sum.len_max != lmax)
+		/* the summary the planner relies on is sound: it may say "maybe" (a
+		   bit set in an OR, clear in the AND) where the list is fine, never
+		   the reverse, so that the planner looks at the entries whenever one
+		   could stand in the way */
+		if (!info.sum.valid || (info.sum.phys_or & por) != por ||
+		    (info.sum.last_and & ~land) != 0 || (info.sum.cross_or & cor) != cor ||
+		    (info.sum.len1_or & l1or) != l1or)
 			return 6;
 	}
 

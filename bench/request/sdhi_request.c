@@ -19,8 +19,9 @@
  * Prints figures. With --check it also exits 1 when a case needs more than
  * 1.5 times its floor (a count, not a time).
  *
- * Usage: bench_request_sdhi [--check] [--no-valgrind] [--valgrind PATH]
- *        (--child N is the callgrind run of case N)
+ * Usage: bench_request_sdhi [--check] [--instructions [--valgrind PATH]]
+ *        (--child N is the callgrind run of case N). Without --instructions
+ *        the instruction column reads n/a.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -356,7 +357,7 @@ static uint64_t floor_of(const struct bcase *c, const struct bench *b)
 	return f;
 }
 
-static uint64_t parse_callgrind(const char *path, uint64_t *total)
+static uint64_t parse_callgrind(const char *path, uint64_t *total, uint64_t *backend)
 {
 	FILE *fp = fopen(path, "r");
 	char line[4096], *files[4096] = {0};
@@ -365,6 +366,7 @@ static uint64_t parse_callgrind(const char *path, uint64_t *total)
 	uint64_t lib = 0;
 
 	*total = 0;
+	*backend = 0;
 	if (!fp)
 		return 0;
 	while (fgets(line, sizeof(line), fp)) {
@@ -410,8 +412,11 @@ static uint64_t parse_callgrind(const char *path, uint64_t *total)
 				skip = false;
 				continue;
 			}
-			if (cur >= 0 && cur < 4096 && files[cur] && strstr(files[cur], "/src/"))
+			if (cur >= 0 && cur < 4096 && files[cur] && strstr(files[cur], "/src/")) {
 				lib += v;
+				if (strstr(files[cur], "/src/backends/"))
+					*backend += v;
+			}
 		}
 	}
 	fclose(fp);
@@ -431,30 +436,31 @@ static int child(unsigned n)
 	return 0;
 }
 
-static int64_t instructions(const char *self, const char *valgrind, unsigned n)
+static int64_t instructions(const char *self, const char *valgrind, unsigned n, int64_t *backend)
 {
 	char cmd[4096], out[256];
-	uint64_t total, lib;
+	uint64_t total, lib, be;
 
 	snprintf(out, sizeof(out), "/tmp/bench_request_sdhi.%d.%u.cg", (int)getpid(), n);
 	snprintf(cmd, sizeof(cmd),
-		 "%s --tool=callgrind --collect-atstart=no --toggle-collect=bench_sdhi_one "
+		 "%s --tool=callgrind --collect-atstart=no --toggle-collect='bench_sdhi_one*' "
 		 "--callgrind-out-file=%s %s --child %u >/dev/null 2>&1",
 		 valgrind, out, self, n);
 	if (system(cmd) != 0)
 		return -1;
-	lib = parse_callgrind(out, &total);
+	lib = parse_callgrind(out, &total, &be);
 	remove(out);
 	if (total == 0)
 		return -1;
 	/* ROUNDS + 1 collected requests (the warm-up too) */
+	*backend = (int64_t)(be / (ROUNDS + 1u));
 	return (int64_t)(lib / (ROUNDS + 1u));
 }
 
 int main(int argc, char **argv)
 {
 	const char *valgrind = "valgrind";
-	bool check = false, use_vg = true;
+	bool check = false, use_vg = false;
 	int bad = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -462,10 +468,10 @@ int main(int argc, char **argv)
 			return child((unsigned)atoi(argv[i + 1]));
 		else if (!strcmp(argv[i], "--check"))
 			check = true;
-		else if (!strcmp(argv[i], "--no-valgrind"))
-			use_vg = false;
+		else if (!strcmp(argv[i], "--instructions"))
+			use_vg = true;
 		else if (!strcmp(argv[i], "--valgrind") && i + 1 < argc)
-			valgrind = argv[++i];
+			valgrind = argv[++i], use_vg = true;
 	}
 	if (use_vg && system("command -v valgrind >/dev/null 2>&1") != 0 &&
 	    !strcmp(valgrind, "valgrind"))
@@ -478,7 +484,7 @@ int main(int argc, char **argv)
 		const struct bcase *c = &cases[n];
 		uint64_t sum[PH_COUNT] = {0}, tot, fl;
 		enum mmchal_plan plan;
-		int64_t ins = -1;
+		int64_t ins = -1, bins = -1;
 		static const char *pn[] = {"PIO", "DIRECT", "IOMMU_MERGED", "BOUNCED"};
 
 		setup(&B, c);
@@ -502,7 +508,7 @@ int main(int argc, char **argv)
 		}
 		tot = (sum[0] + sum[1] + sum[2]) / ROUNDS;
 		if (use_vg)
-			ins = instructions(argv[0], valgrind, n);
+			ins = instructions(argv[0], valgrind, n, &bins);
 		printf("request backend=%s plan=%s dir=%s segs=%u reg_accesses=%" PRIu64
 		       " setup=%" PRIu64 " irq=%" PRIu64 " completion=%" PRIu64 " floor=%" PRIu64
 		       " ratio=%.2f instructions=",
@@ -510,7 +516,7 @@ int main(int argc, char **argv)
 		       sum[PH_SETUP] / ROUNDS, sum[PH_IRQ] / ROUNDS, sum[PH_DONE] / ROUNDS, fl,
 		       (double)tot / (double)fl);
 		if (ins >= 0)
-			printf("%" PRId64 "\n", ins);
+			printf("%" PRId64 " backend_instructions=%" PRId64 "\n", ins, bins);
 		else
 			printf("n/a\n");
 		if (check && tot * 2u > fl * 3u)

@@ -370,10 +370,16 @@ static int fi_map(void *ctx, mmchal_dma_addr_t iova, mmchal_phys_addr_t phys, ui
 {
 	struct fiommu *fi = ctx;
 
-	(void)iova;
-	(void)phys;
 	(void)prot;
 	fi->maps++;
+	for (int i = 0; i < FI_MAPS; i++) {
+		if (fi->map[i].size == 0) {
+			fi->map[i].iova = iova;
+			fi->map[i].phys = phys;
+			fi->map[i].size = size;
+			break;
+		}
+	}
 	/* a failing map may leave part of the range mapped: the caller unmaps it all */
 	fi->pages += (int64_t)(size / 4096u);
 	if (fi->fail_map_at != 0 && fi->maps == fi->fail_map_at)
@@ -385,8 +391,12 @@ static int fi_unmap(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
 {
 	struct fiommu *fi = ctx;
 
-	(void)iova;
 	fi->unmaps++;
+	for (int i = 0; i < FI_MAPS; i++) {
+		if (fi->map[i].size != 0 && fi->map[i].iova >= iova &&
+		    fi->map[i].iova + fi->map[i].size <= iova + size)
+			fi->map[i].size = 0;
+	}
 	fi->pages -= (int64_t)(size / 4096u);
 	return 0;
 }
@@ -407,3 +417,21 @@ const struct mmchal_iommu_ops fiommu_ops = {
 	.unmap = fi_unmap,
 	.flush = fi_flush,
 };
+
+void *fx_dma_to_cpu(void *ctx, mmchal_dma_addr_t addr, uint32_t len, enum mmchal_dir dir)
+{
+	struct fiommu *fi = ctx;
+
+	(void)dir;
+	if (fi) {
+		for (int i = 0; i < FI_MAPS; i++) {
+			uint64_t b = fi->map[i].iova, n = fi->map[i].size;
+
+			if (n != 0 && addr >= b && addr < b + n)
+				return addr + len <= b + n
+					       ? (void *)(uintptr_t)(fi->map[i].phys + (addr - b))
+					       : NULL;
+		}
+	}
+	return (void *)(uintptr_t)addr;
+}

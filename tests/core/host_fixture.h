@@ -77,14 +77,26 @@ struct rec_port {
 	bool work_now; /* run deferred work at once */
 };
 
-/* A fake IOMMU: 4 KiB pages that can merge, a 32-bit aperture; counts pages. */
+#define FI_MAPS 64
+
+/* A fake IOMMU: 4 KiB pages that can merge, a 32-bit aperture; counts pages
+ * and keeps the mappings so that a device address can be translated. */
 struct fiommu {
+	struct {
+		uint64_t iova, phys, size; /* size 0: free slot */
+	} map[FI_MAPS];
 	int64_t pages; /* mapped now */
 	uint32_t maps, unmaps, flushes;
 	uint32_t fail_map_at; /* 1-based map call that fails; 0 = never */
 };
 
 extern const struct mmchal_iommu_ops fiommu_ops;
+
+/* Device address -> CPU pointer: through @p ctx (a struct fiommu, or NULL for
+ * none) when the address is mapped there, else the address itself (physical
+ * addresses in these tests are CPU addresses). NULL when a mapping does not
+ * hold [addr, addr + len). Matches mmchal_mock_dma_to_cpu_fn. */
+void *fx_dma_to_cpu(void *ctx, mmchal_dma_addr_t addr, uint32_t len, enum mmchal_dir dir);
 
 extern const struct mmchal_backend_ops tb_ops;
 extern const struct mmchal_port_ops rec_ops_full;     /* lock, cache, work */

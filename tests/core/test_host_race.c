@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static void tp_unlock(void *ctx, mmchal_irqflags_t f)
 {
 	(void)f;
 	pthread_mutex_unlock(&((struct tport *)ctx)->mu);
+	/* let a waiting thread in between a transition and the work after it */
+	sched_yield();
 }
 
 static uint64_t tp_now(void *ctx)

@@ -266,7 +266,10 @@ static void test_command_errors(void **state)
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
 	assert_int_equal(cmd.error, MMCHAL_EIO);
 	assert_int_equal(g.tb.nabort, 1);
-	assert_int_equal(g.tb.nstart, 2);
+	/* the card may have taken the command: the open-ended read gets its CMD12 */
+	assert_int_equal(g.tb.nstart, 3);
+	assert_int_equal(g.tb.log[2].opcode, 12);
+	assert_int_equal(stop.error, 0);
 	/* the backend refuses to start: error returned, done never called */
 	g.tb.fail_op = 64;
 	g.tb.start_err = MMCHAL_ENOMEDIUM;
@@ -363,15 +366,19 @@ static void test_timeouts(void **state)
 	host_up();
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	g.tb.auto_complete = false;
-	/* command timeout */
+	/* command timeout: aborted, then CMD12 for the open-ended read */
 	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
 	g.rp.now += 4999999;
 	assert_int_equal(mmchal_host_poll(&g.host), 0);
 	g.rp.now += 1;
-	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
 	assert_int_equal(cmd.error, MMCHAL_ETIMEDOUT);
-	assert_int_equal(data.bytes_xfered, 0);
 	assert_int_equal(g.tb.nabort, 1);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* R1b busy */
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(data.bytes_xfered, 0);
 	assert_int_equal(ndone, 1);
 	assert_int_equal(mmchal_host_poll(&g.host), 0); /* nothing left to time out */
 	assert_int_equal(ndone, 1);
@@ -386,7 +393,7 @@ static void test_timeouts(void **state)
 	assert_int_equal(mmchal_host_poll(&g.host), 0);
 	g.rp.now += 1;
 	assert_int_equal(mmchal_host_poll(&g.host), 0); /* CMD12 on the line */
-	assert_int_equal(g.tb.log[2].opcode, 12);
+	assert_int_equal(g.tb.log[3].opcode, 12);
 	assert_int_equal(data.error, MMCHAL_ETIMEDOUT);
 	assert_int_equal(data.bytes_xfered, 1024);
 	g.tb.pending = MMCHAL_EV_CMD_DONE;
@@ -691,6 +698,27 @@ static void test_iommu_plans_release_everything(void **state)
 	assert_int_equal(g.fi.pages, 0);
 	assert_int_equal(st.iova_pages, 0);
 	assert_int_equal(st.bounce_slots, 0);
+	/* an invalid request maps nothing and sends nothing */
+	{
+		uint32_t maps = g.fi.maps, starts = g.tb.nstart;
+
+		make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+		sg[1].len = 4095;
+		assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+		assert_int_equal(g.fi.maps, maps);
+		assert_int_equal(g.tb.nstart, starts);
+	}
+	/* the explanation names the plans taken and why */
+	{
+		static char text[4096];
+
+		assert_true(mmchal_host_explain(&g.host, text, sizeof(text)) > 0);
+		assert_true(fx_contains(text, "\nplan IOMMU_MERGED: 1\n  the IOMMU maps the list "
+					      "to one device address: 1\n"));
+		assert_true(fx_contains(text, "\nplan BOUNCED: 1\n  the IOMMU mapping is not what "
+					      "the engine can take: 1\n"));
+		assert_true(fx_contains(text, "IOMMU mappings the engine could not take: 1\n"));
+	}
 	/* a failing IOMMU map: the error comes back, nothing stays mapped */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 0;

@@ -73,7 +73,9 @@ void mock_mmc_regs_(struct mmchal_mock *m)
 	put(m->cid, 16, 55, 48, 0x10);               /* PRV 1.0 */
 	put(m->cid, 16, 47, 16, m->cfg.serial);      /* PSN */
 	put(m->cid, 16, 15, 12, 12);                 /* MDT month 12 */
-	put(m->cid, 16, 11, 8, 13);                  /* MDT year 1997 + 16 + 13 = 2026 (REV >= 5) */
+	/* MDT year code 12: 1997 + 12 + 16 = 2025 for EXT_CSD_REV >= 5 (codes 13-15 are
+	   2010-2012 there; JESD84-B451, Linux mmc.c) */
+	put(m->cid, 16, 11, 8, 12);
 	put(m->cid, 16, 0, 0, 1);
 
 	memset(m->csd, 0, sizeof(m->csd));

@@ -118,6 +118,9 @@ static void soft_reset(struct mmchal_sdhi *s)
 		wr16(s, SDHI_IF_MODE, s->if_mode);
 	if (s->sdio_mode != 0)
 		wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+	/* Whether the reset clears the DMA enable is not documented: clear it here so that
+	   the cached state is the hardware's either way. */
+	wr16(s, SDHI_CC_EXT_MODE, 0);
 	s->dma_on = false;
 	s->irq_on = irq_base(s) | SDHI_ST_PIO;
 	write_masks(s);
@@ -445,6 +448,11 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		return MMCHAL_EINVAL;
 	if (s->state)
 		return MMCHAL_EBUSY;
+	/* Refused without a command on the bus while no card is seen; the card-detect
+	   level is read again so that a caller that does not poll idle interrupts sees
+	   a new card. */
+	if (!s->present && cd_usable(s) && (rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+		s->present = true;
 	if (!s->present)
 		return MMCHAL_ENOMEDIUM;
 	d = x->data;

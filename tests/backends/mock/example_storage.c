@@ -155,6 +155,31 @@ static const struct mmchal_port_ops bench_port_ops = {
 	.delay_us = bench_delay,
 };
 
+/* For an interrupt-driven host: a lock (single-threaded here, so it only
+   counts) that the host core takes around its state changes. */
+static int lock_depth;
+
+static mmchal_irqflags_t bench_lock(void *ctx)
+{
+	(void)ctx;
+	lock_depth++;
+	return 0;
+}
+
+static void bench_unlock(void *ctx, mmchal_irqflags_t flags)
+{
+	(void)ctx;
+	(void)flags;
+	lock_depth--;
+}
+
+static const struct mmchal_port_ops bench_irq_port_ops = {
+	.lock_irqsave = bench_lock,
+	.unlock_irqrestore = bench_unlock,
+	.now_ns = bench_now,
+	.delay_us = bench_delay,
+};
+
 /* A mock SD card (SDHC, 512 KiB) behind a host; @p adjust may change the mock's config. */
 static void bench_up(void (*adjust)(struct mmchal_mock_cfg *cfg))
 {
@@ -174,6 +199,8 @@ static void bench_up(void (*adjust)(struct mmchal_mock_cfg *cfg))
 	mcfg.host.bus = MMCHAL_BUS_CMD23;
 	if (adjust)
 		adjust(&mcfg);
+	if (mcfg.host.completion == MMCHAL_COMPLETES_IN_IRQ)
+		port.ops = &bench_irq_port_ops;
 	assert_int_equal(mmchal_mock_init(&mock, &mcfg), 0);
 	assert_int_equal(mmchal_mock_backend(&mock, &backend), 0);
 
@@ -318,6 +345,59 @@ static void test_dma_host(void **state)
 	bench_down();
 }
 
+/* An interrupt-driven host: the request completes when "the interrupt" comes,
+   i.e. when the test triggers the mock and calls mmchal_host_irq(). */
+static void in_irq(struct mmchal_mock_cfg *cfg)
+{
+	cfg->host.completion = MMCHAL_COMPLETES_IN_IRQ;
+}
+
+static unsigned done_calls;
+
+static void on_done(struct mmchal_request *req)
+{
+	(void)req;
+	done_calls++;
+}
+
+static void test_interrupt_driven(void **state)
+{
+	struct mmchal_sg sg = {.cpu = buf, .phys = (uintptr_t)buf, .len = 2 * BLK_SIZE};
+	struct mmchal_cmd sbc = {.opcode = 23, .arg = 2, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd cmd = {.opcode = 18, .arg = 9, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data data = {.dir = MMCHAL_DIR_FROM_CARD,
+				   .blksz = BLK_SIZE,
+				   .blocks = 2,
+				   .sg = &sg,
+				   .sg_len = 1};
+	struct mmchal_request req = {.sbc = &sbc, .cmd = &cmd, .data = &data, .done = on_done};
+	int irqs = 0;
+
+	(void)state;
+	bench_up(in_irq);
+	done_calls = 0;
+	memset(buf, 0, 2 * BLK_SIZE);
+	mmchal_mock_set_latency(&mock, 0, 0, 0, true); /* nothing happens by itself */
+	assert_int_equal(mmchal_host_request(&host, &req), 0);
+	assert_int_equal(mmchal_host_irq(&host), 0); /* a spurious interrupt */
+	assert_int_equal(done_calls, 0);
+	/* Each trigger is one interrupt: CMD23, CMD18, its data. */
+	while (done_calls == 0 && irqs < 10) {
+		mmchal_mock_trigger(&mock);
+		assert_true(mmchal_mock_irq_pending(&mock));
+		mmchal_host_irq(&host);
+		irqs++;
+	}
+	assert_int_equal(irqs, 3);
+	assert_int_equal(done_calls, 1);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 2 * BLK_SIZE);
+	assert_memory_equal(buf, image + 9 * BLK_SIZE, 2 * BLK_SIZE);
+	assert_int_equal(lock_depth, 0);
+	bench_down();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_slow_card_without_cmd23),
 		cmocka_unit_test(test_dma_host),
+		cmocka_unit_test(test_interrupt_driven),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

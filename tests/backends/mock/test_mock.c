@@ -913,6 +913,105 @@ static void test_optional_ops(void **state)
 	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 1);
 }
 
+/* Abort in the data phase; a trigger ends a busy phase; removal during busy;
+   NULL contexts. */
+static void test_abort_and_busy_phase(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st;
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_ios ios;
+	uint32_t ev, n;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_HW_BUSY;
+	sd_tran(&cfg);
+	mmchal_mock_set_latency(&mh, 0, 0, 0, true);
+	sg[0].cpu = buf;
+	sg[0].len = 1024;
+	/* Open-ended read aborted before its data: the card still sends (data state). */
+	dma_xfer(&x, &c, &d, 18, 0, MMCHAL_DIR_FROM_CARD, 2, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+	assert_false(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mmchal_mock_log_last(&mh)->data_error, MMCHAL_ECANCELED);
+	assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DATA);
+	/* A late trigger with nothing in flight waits for the next transfer. */
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	mmchal_mock_set_latency(&mh, 0, 0, 5, false);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE | MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	/* Single-block read aborted: the card ends it by itself. */
+	mmchal_mock_set_latency(&mh, 0, 3, 5, false);
+	sg[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 0, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+
+	/* A write, then CMD12 with busy: a trigger ends the busy phase early. */
+	mmchal_mock_set_latency(&mh, 0, 0, 50, false);
+	assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	memset(&x, 0, sizeof(x));
+	memset(&c, 0, sizeof(c));
+	c.opcode = 12;
+	c.flags = MMCHAL_RSP_R1B;
+	x.cmd = &c;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	assert_false(mmchal_mock_irq_pending(&mh));
+	mmchal_mock_trigger(&mh);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_false(st.busy);
+	assert_int_equal(st.state, MMCHAL_MOCK_ST_TRAN);
+	/* Removal while busy: BUSY_DONE with the command failed, ENOMEDIUM. */
+	assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	memset(&c, 0, sizeof(c));
+	c.opcode = 12;
+	c.flags = MMCHAL_RSP_R1B;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, CMD_DONE);
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(c.error, MMCHAL_ENOMEDIUM);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), MMCHAL_ENOMEDIUM);
+
+	/* Every op refuses a NULL context. */
+	memset(&ios, 0, sizeof(ios));
+	assert_int_equal(mh_ops->probe(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->set_ios(NULL, &ios), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->start(NULL, &x), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->abort(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->card_busy(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->get_cd(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->get_ro(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->hw_reset(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->execute_tuning(NULL, 19), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->blocks_done(NULL, &n), MMCHAL_EINVAL);
+	assert_int_equal(mh_ops->enable_sdio_irq(NULL, true), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_status(NULL, &st), MMCHAL_EINVAL);
+	assert_null(mmchal_mock_stats(NULL));
+	assert_int_equal(mmchal_mock_log_count(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -932,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(test_log),
 		cmocka_unit_test(test_set_ios),
 		cmocka_unit_test(test_optional_ops),
+		cmocka_unit_test(test_abort_and_busy_phase),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

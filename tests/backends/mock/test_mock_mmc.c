@@ -69,11 +69,11 @@ static void test_identification(void **state)
 	assert_int_equal(mh_cmd(1, 0x40ff8080, MMCHAL_RSP_R3, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], 0xc0ff8080);
 	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), CMD_DONE);
-	/* CID: MID 0x4d, CBX 1, OID 0x4b, "MEMMC1", PRV 1.0, PSN, MDT 12/2026. */
+	/* CID: MID 0x4d, CBX 1, OID 0x4b, "MEMMC1", PRV 1.0, PSN, MDT 12/2025. */
 	assert_int_equal(c.resp[0], 0x4d014b4d);
 	assert_int_equal(c.resp[1], 0x454d4d43);
 	assert_int_equal(c.resp[2], 0x31100123);
-	assert_int_equal(c.resp[3], 0x4567cd00);
+	assert_int_equal(c.resp[3], 0x4567cc00);
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR); /* RCA 0 */
 	assert_int_equal(mh_cmd(3, 1u << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(2) | MMCHAL_MOCK_R1_READY_FOR_DATA |

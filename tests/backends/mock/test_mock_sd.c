@@ -380,6 +380,80 @@ static void test_no_cmd23(void **state)
 	assert_int_equal(c.error, MMCHAL_EILSEQ);
 }
 
+/* The select / deselect rules while programming (SD spec 4.10 Table 4-42), the
+   addressed-card rule, CMD10, CMD15 and commands out of their states. */
+static void test_state_machine(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.busy_latency = 10;
+	mh_init(&cfg);
+	mh_sd_to_tran();
+	assert_int_equal(mh_cmd(7, MH_RCA << 16, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(mh_cmd(8, 0x1aa, MMCHAL_RSP_R7, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(mh_cmd(9, MH_RCA << 16, MMCHAL_RSP_R2, &c), MMCHAL_EV_CMD_ERROR);
+	/* Another card's RCA: silence, no error bit. */
+	assert_int_equal(mh_cmd(13, 0x4321u << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN | MMCHAL_MOCK_R1_ILLEGAL_COMMAND);
+	/* ACMD23 and ACMD42 are accepted; ACMD6 with a reserved width sets ERROR. */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(23, 8, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN | MMCHAL_MOCK_R1_APP_CMD);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(42, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, 1, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN | MMCHAL_MOCK_R1_APP_CMD | MMCHAL_MOCK_R1_ERROR);
+	assert_int_equal(mh.width, 1);
+	/* CMD55 + a command that is no ACMD: the standard command, no APP_CMD. */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(16, 512, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN);
+	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 16);
+	/* ...while CMD55 + 13 is ACMD13 (its data, not run by the host, is dropped). */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(13, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN | MMCHAL_MOCK_R1_APP_CMD);
+	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 13 | MMCHAL_MOCK_ACMD);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+
+	/* Programming: deselect -> dis, reselect -> prg, end of busy -> tran. */
+	assert_int_equal(mh_pio(24, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_PRG);
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DIS);
+	assert_int_equal(mh_cmd(7, MH_RCA << 16, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(8));
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_PRG);
+	while (mh_ops->card_busy(&mh) == 1)
+		;
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	/* Deselected while programming: dis, then stby when busy ends. */
+	assert_int_equal(mh_pio(24, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(7, 0x4321u << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DIS);
+	while (mh_ops->card_busy(&mh) == 1)
+		;
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_STBY);
+	/* CMD10 in stby; CMD15 sends the card to ina for good. */
+	assert_int_equal(mh_cmd(10, MH_RCA << 16, MMCHAL_RSP_R2, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], 0x4d4d4b4d);
+	assert_int_equal(mh_cmd(15, 0x4321u << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_STBY);
+	assert_int_equal(mh_cmd(15, MH_RCA << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_erase),
 		cmocka_unit_test(test_sdsc),
 		cmocka_unit_test(test_no_cmd23),
+		cmocka_unit_test(test_state_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,6 +36,15 @@ struct fx_opts {
 	uint32_t extra_bus; /* MMCHAL_BUS_* for the configuration */
 };
 
+/* Less common settings for the next fx_open(), which then clears them. */
+struct fx_more {
+	bool sim_fixed_addr_only; /* the simulated DMAC is a fixed-address-mode part */
+	const char *compat;       /* SoC entry; NULL = the family fallback of the SoC */
+	uint32_t extra_flags;     /* MMCHAL_SDHI_F_* added by hand */
+};
+
+static struct fx_more fx_more;
+
 struct fx {
 	struct mmchal_sim *sim;
 	struct mmchal_sim_config sc;
@@ -59,7 +68,8 @@ static inline int fx_open(struct fx *f, const struct fx_opts *o)
 		f->sc.bus_shift = (uint8_t)o->bus_shift;
 	if (o->version)
 		f->sc.version = o->version;
-	f->sc.dmac_old_info1 = o->old_info1;
+	f->sc.dmac_old_info1 = f->sc.dmac_old_info1 || o->old_info1;
+	f->sc.idmac_fixed_addr_only = fx_more.sim_fixed_addr_only;
 	assert_int_equal(mmchal_sim_create(&f->sc, &f->sim), 0);
 	f->lo = mmchal_sim_mem_add(f->sim, FX_LO_BASE, FX_RAM, NULL);
 	f->hi = mmchal_sim_mem_add(f->sim, FX_HI_BASE, FX_RAM, NULL);
@@ -74,9 +84,14 @@ static inline int fx_open(struct fx *f, const struct fx_opts *o)
 		assert_int_equal(mmchal_sim_card_insert(f->sim, &cc), 0);
 	}
 	assert_int_equal(mmchal_sim_bus(f->sim, &f->cfg.bus), 0);
-	f->cfg.soc = mmchal_sdhi_soc_lookup(o->soc == MMCHAL_SIM_SOC_GEN3
-						    ? "renesas,rcar-gen3-sdhi"
-						    : "renesas,rcar-gen2-sdhi");
+	if (fx_more.compat)
+		f->cfg.soc = mmchal_sdhi_soc_lookup(fx_more.compat);
+	else if (o->soc == MMCHAL_SIM_SOC_GEN2)
+		f->cfg.soc = mmchal_sdhi_soc_lookup("renesas,rcar-gen2-sdhi");
+	else
+		f->cfg.soc = mmchal_sdhi_soc_lookup("renesas,rcar-gen3-sdhi");
+	f->cfg.extra_flags = fx_more.extra_flags;
+	memset(&fx_more, 0, sizeof(fx_more));
 	f->cfg.clk_hz = FX_CLK;
 	f->cfg.port_width = o->port_width;
 	f->cfg.reg_dma = f->sc.reg_phys;

@@ -228,6 +228,96 @@ static void test_idmac_old_info1(void **state)
 	fx_close(&f);
 }
 
+/* One 8-block DMA read into a fresh buffer: 1 when the data arrived intact. */
+static int dma_read_ok(struct fx *f)
+{
+	uint64_t size;
+	uint8_t *store = mmchal_sim_card_store(f->sim, &size);
+	struct fx_buf b;
+	struct mmchal_sg sg;
+	struct mmchal_dma_seg seg;
+	struct mmchal_cmd c = {.opcode = 18, .arg = 300, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {MMCHAL_DIR_FROM_CARD, 512, 8, &sg, 1, 0, 0, 0};
+	struct mmchal_xfer x = {&c, &d, true, MMCHAL_PLAN_DIRECT, &seg, 1, NULL};
+	uint32_t ev;
+
+	fx_buf_get(f, f->lo, 8 * 512, 0, &b);
+	memset(b.p, 0x5a, 8 * 512);
+	for (uint32_t i = 0; i < 8 * 512; i++)
+		store[300 * 512 + i] = fx_pat(i, 300);
+	sg.cpu = b.p;
+	sg.phys = b.phys;
+	sg.len = 8 * 512;
+	seg.addr = b.phys;
+	seg.len = 8 * 512;
+	assert_int_equal(f->be.ops->start(f->be.ctx, &x), 0);
+	ev = fx_wait(f, &x);
+	fx_buf_guards(&b);
+	if (!(ev & MMCHAL_EV_DATA_DONE)) {
+		assert_int_equal(f->be.ops->abort(f->be.ctx), 0);
+		return 0;
+	}
+	return memcmp(b.p, store + 300 * 512, 8 * 512) == 0;
+}
+
+/* DM_CM_DTRAN_MODE per SoC: RZ/G2L leaves the increment bit clear, which only a
+   fixed-address-mode DMAC takes as incrementing. */
+static void test_idmac_fixed_address_mode(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,
+			    MMCHAL_SDHI_IDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    false,
+			    false,
+			    0};
+	struct fx f;
+
+	(void)state;
+	fx_more.sim_fixed_addr_only = true;
+	fx_more.compat = "renesas,rzg2l-sdhi";
+	open_mmc(&f, &o);
+	assert_int_equal(dma_read_ok(&f), 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&f.cfg.bus, 0x820), 0x10030u);
+	fx_close(&f);
+	/* the same setting on an R-Car DMAC sends every beat to one address */
+	fx_more.compat = "renesas,rzg2l-sdhi";
+	open_mmc(&f, &o);
+	assert_int_equal(dma_read_ok(&f), 0);
+	fx_close(&f);
+	/* and the R-Car entry sets the increment bit */
+	open_mmc(&f, &o);
+	assert_int_equal(dma_read_ok(&f), 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&f.cfg.bus, 0x820), 0x10031u);
+	fx_close(&f);
+}
+
+/* The old DM_CM_INFO1 layout (read end at bit 17) on H3 ES1.x: the flag is needed. */
+static void test_idmac_old_layout_read_end(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_H3_ES1,
+			    MMCHAL_SDHI_IDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    false,
+			    false,
+			    0};
+	struct fx f;
+
+	(void)state;
+	fx_more.extra_flags = MMCHAL_SDHI_F_OLD_INFO1;
+	open_mmc(&f, &o);
+	assert_int_equal(dma_read_ok(&f), 1);
+	fx_close(&f);
+	open_mmc(&f, &o);
+	assert_int_equal(dma_read_ok(&f), 0); /* waits for bit 20, which never comes */
+	fx_close(&f);
+}
+
 static void test_pio_gen3_widths_shifts(void **state)
 {
 	(void)state;
@@ -407,6 +497,8 @@ int main(void)
 		cmocka_unit_test(test_idmac),
 		cmocka_unit_test(test_idmac_iommu_above_4g),
 		cmocka_unit_test(test_idmac_old_info1),
+		cmocka_unit_test(test_idmac_fixed_address_mode),
+		cmocka_unit_test(test_idmac_old_layout_read_end),
 		cmocka_unit_test(test_pio_gen3_widths_shifts),
 		cmocka_unit_test(test_pio_offsets_above_4g),
 		cmocka_unit_test(test_gen2_versions),
