@@ -165,10 +165,15 @@ struct mmchal_card_info {
 	bool tuned;                      /**< execute_tuning ran and succeeded */
 };
 
+/** @brief ::mmchal_card_err::opcode of a failure that is not a command's (a
+    refused argument, a write-protected card, a host op such as set_ios). */
+#define MMCHAL_CARD_NO_CMD 0xffffffffu
+
 /** @brief Where the last failure happened and what the card said. */
 struct mmchal_card_err {
-	int err;           /**< 0 or the negative ::mmchal_err returned */
-	uint32_t opcode;   /**< command that failed (0..63); with @c app an ACMD */
+	int err; /**< 0 or the negative ::mmchal_err returned */
+	/** command that failed (0..63; with @c app an ACMD), or ::MMCHAL_CARD_NO_CMD */
+	uint32_t opcode;
 	bool app;          /**< the command was an application command (after CMD55) */
 	uint32_t arg;      /**< its argument */
 	uint32_t status;   /**< card status (R1/R5) of the failed step, or from CMD13 */

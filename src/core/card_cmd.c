@@ -18,12 +18,12 @@
 /* polling interval while the card is busy, when the caller gave a delay */
 #define BUSY_POLL_US           100u
 
-void card_err_clear_(struct mmchal_card *card)
+void mmchal_card_err_clear_(struct mmchal_card *card)
 {
 	memset(&card->err, 0, sizeof(card->err));
 }
 
-int card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg)
+int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg)
 {
 	if (err && !card->err.err) {
 		card->err.err = err;
@@ -34,7 +34,7 @@ int card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uin
 	return err;
 }
 
-void card_fail_status_(struct mmchal_card *card, uint32_t status)
+void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status)
 {
 	if (card->err.err && !card->err.status_valid) {
 		card->err.status = status;
@@ -42,7 +42,7 @@ void card_fail_status_(struct mmchal_card *card, uint32_t status)
 	}
 }
 
-int card_note_err_(struct mmchal_card *card, int err)
+int mmchal_card_note_err_(struct mmchal_card *card, int err)
 {
 	if (err == MMCHAL_ENOMEDIUM) {
 		card->removed = true;
@@ -51,7 +51,7 @@ int card_note_err_(struct mmchal_card *card, int err)
 	return err;
 }
 
-void card_delay_(struct mmchal_card *card, uint32_t us)
+void mmchal_card_delay_(struct mmchal_card *card, uint32_t us)
 {
 	if (card->cfg.delay_us)
 		card->cfg.delay_us(card->cfg.delay_arg, us);
@@ -62,22 +62,23 @@ static uint32_t cmd_timeout(const struct mmchal_card *card)
 	return card->cfg.cmd_timeout_ms ? card->cfg.cmd_timeout_ms : CMD_TIMEOUT_MS_DEFAULT;
 }
 
-int card_set_ios_(struct mmchal_card *card)
+int mmchal_card_set_ios_(struct mmchal_card *card)
 {
 	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
 
-	return card_note_err_(card, err);
+	return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD, false,
+				 0);
 }
 
 static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)
 {
 	int err = mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx, req, timeout_ms);
 
-	return card_note_err_(card, err);
+	return mmchal_card_note_err_(card, err);
 }
 
-int card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-	      uint32_t flags)
+int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+		     uint32_t arg, uint32_t flags)
 {
 	struct mmchal_request req;
 	int err;
@@ -90,33 +91,33 @@ int card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 	req.cmd = cmd;
 	err = run(card, &req, cmd_timeout(card));
 	if (err)
-		return card_fail_(card, err, opcode, false, arg);
+		return mmchal_card_fail_(card, err, opcode, false, arg);
 	return 0;
 }
 
-int card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-	       uint32_t flags)
+int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+		      uint32_t arg, uint32_t flags)
 {
 	uint32_t rca_arg = (uint32_t)card->info.rca << 16;
 	int err;
 
 	/* CMD55: APP_CMD; the next command is an application command */
-	err = card_cmd_(card, cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
+	err = mmchal_card_cmd_(card, cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
 	if (err)
 		return err;
 	if (!(cmd->resp[0] & R1_APP_CMD)) {
-		card_fail_(card, MMCHAL_EILSEQ, CARD_CMD_APP, false, rca_arg);
-		card_fail_status_(card, cmd->resp[0]);
+		mmchal_card_fail_(card, MMCHAL_EILSEQ, CARD_CMD_APP, false, rca_arg);
+		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return MMCHAL_EILSEQ;
 	}
-	err = card_cmd_(card, cmd, opcode, arg, flags);
+	err = mmchal_card_cmd_(card, cmd, opcode, arg, flags);
 	if (err && card->err.opcode == opcode)
 		card->err.app = true;
 	return err;
 }
 
-int card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
-		   uint32_t blksz)
+int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			  uint32_t blksz)
 {
 	struct mmchal_request req;
 	struct mmchal_cmd cmd;
@@ -127,7 +128,7 @@ int card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool
 	if (app) {
 		uint32_t rca_arg = (uint32_t)card->info.rca << 16;
 
-		err = card_cmd_(card, &cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
 		if (err)
 			return err;
 	}
@@ -151,11 +152,11 @@ int card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool
 	req.data = &data;
 	err = run(card, &req, cmd_timeout(card));
 	if (!err)
-		err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+		err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
 	if (err) {
-		card_fail_(card, err, opcode, app, arg);
+		mmchal_card_fail_(card, err, opcode, app, arg);
 		if (!cmd.error)
-			card_fail_status_(card, cmd.resp[0]);
+			mmchal_card_fail_status_(card, cmd.resp[0]);
 	}
 	return err;
 }
@@ -165,7 +166,7 @@ static uint32_t busy_tries(const struct mmchal_card *card)
 	return card->cfg.busy_poll_tries ? card->cfg.busy_poll_tries : BUSY_TRIES_DEFAULT;
 }
 
-int card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status)
+int mmchal_card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status)
 {
 	uint32_t arg = (uint32_t)card->info.rca << 16;
 	struct mmchal_cmd cmd;
@@ -176,16 +177,16 @@ int card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status)
 		int err;
 
 		/* CMD13: SEND_STATUS */
-		err = card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1);
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1);
 		if (err)
 			return err;
 		st = cmd.resp[0];
 		if (status)
 			*status = st;
-		err = card_status_err_(st, mask);
+		err = mmchal_card_status_err_(st, mask);
 		if (err) {
-			card_fail_(card, err, CARD_CMD_SEND_STATUS, false, arg);
-			card_fail_status_(card, st);
+			mmchal_card_fail_(card, err, CARD_CMD_SEND_STATUS, false, arg);
+			mmchal_card_fail_status_(card, st);
 			return err;
 		}
 		/* programming is over when the card is ready for data and out of
@@ -193,12 +194,12 @@ int card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status)
 		if ((st & R1_READY_FOR_DATA) && R1_STATE(st) != CARD_STATE_PRG &&
 		    R1_STATE(st) != CARD_STATE_RCV)
 			return 0;
-		card_delay_(card, BUSY_POLL_US);
+		mmchal_card_delay_(card, BUSY_POLL_US);
 	}
-	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, false, arg);
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, false, arg);
 }
 
-int card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
+int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 {
 	uint32_t tries = busy_tries(card);
 
@@ -212,20 +213,20 @@ int card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 		if (b == MMCHAL_ENOTSUP)
 			break;
 		if (b < 0)
-			return card_note_err_(card, b);
+			return mmchal_card_note_err_(card, b);
 		if (b == 0)
 			return 0;
-		card_delay_(card, BUSY_POLL_US);
+		mmchal_card_delay_(card, BUSY_POLL_US);
 	}
 	/* no DAT0 view (or it never let go): CMD13 tells when programming is done;
 	   identification has no RCA yet and never gets here with busy */
 	if (card->info.rca == 0u)
 		return 0;
-	return card_wait_tran_(card, 0, NULL);
+	return mmchal_card_wait_tran_(card, 0, NULL);
 }
 
-int card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-		  uint32_t busy_ms)
+int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+			 uint32_t arg, uint32_t busy_ms)
 {
 	struct mmchal_request req;
 	int err;
@@ -239,12 +240,12 @@ int card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opc
 	req.cmd = cmd;
 	err = run(card, &req, cmd_timeout(card) + busy_ms);
 	if (err)
-		return card_fail_(card, err, opcode, false, arg);
-	err = card_status_err_(cmd->resp[0], R1_CMD_ERRORS);
+		return mmchal_card_fail_(card, err, opcode, false, arg);
+	err = mmchal_card_status_err_(cmd->resp[0], R1_CMD_ERRORS);
 	if (err) {
-		card_fail_(card, err, opcode, false, arg);
-		card_fail_status_(card, cmd->resp[0]);
+		mmchal_card_fail_(card, err, opcode, false, arg);
+		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return err;
 	}
-	return card_wait_busy_(card, busy_ms);
+	return mmchal_card_wait_busy_(card, busy_ms);
 }

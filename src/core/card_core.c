@@ -55,7 +55,7 @@ int mmchal_card_check_present(struct mmchal_card *card)
 	return card->removed ? MMCHAL_ENOMEDIUM : 0;
 }
 
-uint32_t card_max_clock_(const struct mmchal_card *card, uint32_t want_hz)
+uint32_t mmchal_card_max_clock_(const struct mmchal_card *card, uint32_t want_hz)
 {
 	uint32_t f = want_hz;
 
@@ -64,7 +64,7 @@ uint32_t card_max_clock_(const struct mmchal_card *card, uint32_t want_hz)
 	return f;
 }
 
-int card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
+int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
 {
 	int err;
 
@@ -72,7 +72,7 @@ int card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
 	/* the limits follow the card (e.g. the merge raise for memory cards) */
 	err = mmchal_host_init_card(card->cfg.ops, card->cfg.ctx, type);
 	if (err && err != MMCHAL_ENOTSUP)
-		return card_note_err_(card, err);
+		return mmchal_card_note_err_(card, err);
 	memset(&card->limits, 0, sizeof(card->limits));
 	err = mmchal_host_get_limits_op(card->cfg.ops, card->cfg.ctx, &card->limits);
 	if (err == MMCHAL_ENOTSUP) {
@@ -84,7 +84,7 @@ int card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
 		card->limits.card = type;
 		return 0;
 	}
-	return card_note_err_(card, err);
+	return mmchal_card_note_err_(card, err);
 }
 
 static int power_up(struct mmchal_card *card)
@@ -97,23 +97,23 @@ static int power_up(struct mmchal_card *card)
 	card->ios.signal_voltage = MMCHAL_SIGNAL_330;
 	/* a cycle through power-off resets a card left in any state */
 	card->ios.power_mode = MMCHAL_POWER_OFF;
-	err = card_set_ios_(card);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 	card->ios.power_mode = MMCHAL_POWER_UP;
-	err = card_set_ios_(card);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 	/* >= 1 ms of power before the clock (U-Boot mmc_power_on), then the
 	   identification clock; the host sends the 74 initial clocks with it */
-	card_delay_(card, 1000u);
+	mmchal_card_delay_(card, 1000u);
 	card->ios.power_mode = MMCHAL_POWER_ON;
-	card->ios.clock_hz = card_max_clock_(card, card->cfg.f_init_hz ? card->cfg.f_init_hz
-								       : F_INIT_HZ_DEFAULT);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, card->cfg.f_init_hz ? card->cfg.f_init_hz
+									      : F_INIT_HZ_DEFAULT);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
-	card_delay_(card, 1000u);
+	mmchal_card_delay_(card, 1000u);
 	card->info.clock_hz = card->ios.clock_hz;
 	return 0;
 }
@@ -123,7 +123,7 @@ static int go_idle(struct mmchal_card *card)
 {
 	struct mmchal_cmd cmd;
 
-	return card_cmd_(card, &cmd, CARD_CMD_GO_IDLE, 0, MMCHAL_RSP_NONE);
+	return mmchal_card_cmd_(card, &cmd, CARD_CMD_GO_IDLE, 0, MMCHAL_RSP_NONE);
 }
 
 static int identify(struct mmchal_card *card)
@@ -135,26 +135,31 @@ static int identify(struct mmchal_card *card)
 	err = power_up(card);
 	if (err)
 		return err;
+	/* CMD0 twice: a card in a slot without power switching keeps its state,
+	   and one that saw CMD55 but lost the command after it takes the next
+	   command as an application command; the first CMD0 clears that */
 	err = go_idle(card);
+	if (!err)
+		err = go_idle(card);
 	if (err)
 		return err;
 
 	/* CMD8: SEND_IF_COND. Only SD 2.00+ answers; eMMC and SD 1.x stay silent */
-	err = card_cmd_(card, &cmd, CARD_CMD_SEND_IF_COND, SD_IF_COND_ARG, MMCHAL_RSP_R7);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_IF_COND, SD_IF_COND_ARG, MMCHAL_RSP_R7);
 	if (err == MMCHAL_ENOMEDIUM)
 		return err;
 	if (!err) {
 		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
-			card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false,
-				   SD_IF_COND_ARG);
+			mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false,
+					  SD_IF_COND_ARG);
 			return MMCHAL_EPROTO;
 		}
 		v2 = true;
 	}
-	card_err_clear_(card);
+	mmchal_card_err_clear_(card);
 
 	/* CMD5: IO_SEND_OP_COND inquiry. Memory cards treat it as illegal */
-	err = card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, 0, MMCHAL_RSP_R4);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, 0, MMCHAL_RSP_R4);
 	if (err == MMCHAL_ENOMEDIUM)
 		return err;
 	if (!err) {
@@ -163,23 +168,23 @@ static int identify(struct mmchal_card *card)
 		/* no functions and memory present: a memory card that answers
 		   CMD5 (Zephyr sdio.c); go on as one */
 		if (((r4 >> 28) & 7u) != 0u || !(r4 & (1u << 27))) {
-			card_err_clear_(card);
-			return card_sdio_init_(card, r4);
+			mmchal_card_err_clear_(card);
+			return mmchal_card_sdio_init_(card, r4);
 		}
 	}
-	card_err_clear_(card);
+	mmchal_card_err_clear_(card);
 
-	err = card_sd_init_(card, v2, &sd);
+	err = mmchal_card_sd_init_(card, v2, &sd);
 	/* no answer to CMD55/ACMD41 is how an eMMC shows itself (SanDisk
 	   manual; U-Boot falls back on the timeout). A card that answered CMD8
 	   or ACMD41 is SD whatever went wrong later. */
 	if (!err || err == MMCHAL_ENOMEDIUM || v2 || sd)
 		return err;
-	card_err_clear_(card);
+	mmchal_card_err_clear_(card);
 	err = go_idle(card);
 	if (err)
 		return err;
-	return card_mmc_init_(card);
+	return mmchal_card_mmc_init_(card);
 }
 
 int mmchal_card_init(struct mmchal_card *card)
@@ -188,20 +193,22 @@ int mmchal_card_init(struct mmchal_card *card)
 
 	if (!card || !setup_done(card))
 		return MMCHAL_EINVAL;
-	card_err_clear_(card);
+	mmchal_card_err_clear_(card);
 	card->ready = false;
 	memset(&card->info, 0, sizeof(card->info));
 	memset(&card->caps, 0, sizeof(card->caps));
 	err = mmchal_host_get_caps_op(card->cfg.ops, card->cfg.ctx, &card->caps);
 	if (err && err != MMCHAL_ENOTSUP)
-		return card_fail_(card, card_note_err_(card, err), 0, false, 0);
+		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD,
+					 false, 0);
 	card->caps.bus &= ~card->cfg.bus_disable;
 	if (!(card->caps.bus & MMCHAL_BUS_NONREMOVABLE)) {
 		int cd = mmchal_host_get_cd(card->cfg.ops, card->cfg.ctx);
 
 		if (cd == 0 || cd == MMCHAL_ENOMEDIUM) {
 			card->removed = true;
-			return card_fail_(card, MMCHAL_ENOMEDIUM, 0, false, 0);
+			return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false,
+						 0);
 		}
 	}
 	card->removed = false;
@@ -210,7 +217,7 @@ int mmchal_card_init(struct mmchal_card *card)
 		err = MMCHAL_ENOMEDIUM;
 	if (err) {
 		card->info.type = MMCHAL_CARD_UNKNOWN;
-		return card_fail_(card, err, card->err.opcode, card->err.app, card->err.arg);
+		return mmchal_card_fail_(card, err, card->err.opcode, card->err.app, card->err.arg);
 	}
 	card->info.bus_width = card->ios.bus_width;
 	card->info.timing = card->ios.timing;

@@ -14,7 +14,7 @@
 
 #include "core/mem.h"
 
-uint32_t card_bits_(const uint32_t r[4], unsigned start, unsigned len)
+uint32_t mmchal_card_bits_(const uint32_t r[4], unsigned start, unsigned len)
 {
 	uint32_t v = 0;
 
@@ -26,7 +26,7 @@ uint32_t card_bits_(const uint32_t r[4], unsigned start, unsigned len)
 	return v;
 }
 
-uint32_t card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
+uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 {
 	static const uint32_t unit_hz[4] = {100000u, 1000000u, 10000000u, 100000000u};
 	/* multiplier x 10; MMC reads code 6 as 2.6 and 11 as 5.2 (JEDEC 7.3.12). */
@@ -45,7 +45,7 @@ uint32_t card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 {
 	for (unsigned i = 0; i < n; i++) {
-		char c = (char)card_bits_(r, top - 7u - 8u * i, 8);
+		char c = (char)mmchal_card_bits_(r, top - 7u - 8u * i, 8);
 
 		/* keep the name printable: a blank or garbled PNM stays readable */
 		out[i] = (c >= 0x20 && c < 0x7f) ? c : '?';
@@ -53,28 +53,28 @@ static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 	out[n] = '\0';
 }
 
-void card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid)
+void mmchal_card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid)
 {
 	memset(cid, 0, sizeof(*cid));
-	cid->mid = (uint8_t)card_bits_(r, 120, 8);
-	cid->oid = (uint16_t)card_bits_(r, 104, 16);
+	cid->mid = (uint8_t)mmchal_card_bits_(r, 120, 8);
+	cid->oid = (uint16_t)mmchal_card_bits_(r, 104, 16);
 	cid_name(r, 103, 5, cid->pnm);
-	cid->prv = (uint8_t)card_bits_(r, 56, 8);
-	cid->psn = card_bits_(r, 24, 32);
-	cid->year = (uint16_t)(2000u + card_bits_(r, 12, 8));
-	cid->month = (uint8_t)card_bits_(r, 8, 4);
+	cid->prv = (uint8_t)mmchal_card_bits_(r, 56, 8);
+	cid->psn = mmchal_card_bits_(r, 24, 32);
+	cid->year = (uint16_t)(2000u + mmchal_card_bits_(r, 12, 8));
+	cid->month = (uint8_t)mmchal_card_bits_(r, 8, 4);
 }
 
-void card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmchal_cid *cid)
+void mmchal_card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmchal_cid *cid)
 {
 	memset(cid, 0, sizeof(*cid));
-	cid->mid = (uint8_t)card_bits_(r, 120, 8);
-	cid->oid = (uint16_t)card_bits_(r, 104, 16);
+	cid->mid = (uint8_t)mmchal_card_bits_(r, 120, 8);
+	cid->oid = (uint16_t)mmchal_card_bits_(r, 104, 16);
 	cid_name(r, 103, 6, cid->pnm);
-	cid->prv = (uint8_t)card_bits_(r, 48, 8);
-	cid->psn = card_bits_(r, 16, 32);
-	cid->month = (uint8_t)card_bits_(r, 12, 4);
-	cid->year = (uint16_t)(1997u + card_bits_(r, 8, 4));
+	cid->prv = (uint8_t)mmchal_card_bits_(r, 48, 8);
+	cid->psn = mmchal_card_bits_(r, 16, 32);
+	cid->month = (uint8_t)mmchal_card_bits_(r, 12, 4);
+	cid->year = (uint16_t)(1997u + mmchal_card_bits_(r, 8, 4));
 	/* eMMC 4.41 (EXT_CSD_REV 5) moved the year base to 2013 for codes 0..12
 	   (JESD84-B451 7.2.8; Linux mmc_read_ext_csd applies the same). */
 	if (ext_csd_rev >= 5u && cid->year < 2010u)
@@ -84,24 +84,24 @@ void card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmcha
 static void csd_common(const uint32_t r[4], bool mmc, struct mmchal_csd *csd)
 {
 	memset(csd, 0, sizeof(*csd));
-	csd->structure = (uint8_t)card_bits_(r, 126, 2);
-	csd->tran_speed_hz = card_tran_speed_hz_((uint8_t)card_bits_(r, 96, 8), mmc);
-	csd->ccc = (uint16_t)card_bits_(r, 84, 12);
-	csd->read_bl_len = (uint8_t)card_bits_(r, 80, 4);
-	csd->perm_wp = card_bits_(r, 13, 1) != 0;
-	csd->tmp_wp = card_bits_(r, 12, 1) != 0;
+	csd->structure = (uint8_t)mmchal_card_bits_(r, 126, 2);
+	csd->tran_speed_hz = mmchal_card_tran_speed_hz_((uint8_t)mmchal_card_bits_(r, 96, 8), mmc);
+	csd->ccc = (uint16_t)mmchal_card_bits_(r, 84, 12);
+	csd->read_bl_len = (uint8_t)mmchal_card_bits_(r, 80, 4);
+	csd->perm_wp = mmchal_card_bits_(r, 13, 1) != 0;
+	csd->tmp_wp = mmchal_card_bits_(r, 12, 1) != 0;
 }
 
 /* v1 / MMC capacity: (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN bytes. */
 static uint64_t csd_v1_capacity(const uint32_t r[4], uint8_t read_bl_len)
 {
-	uint64_t c_size = card_bits_(r, 62, 12);
-	unsigned mult = card_bits_(r, 47, 3);
+	uint64_t c_size = mmchal_card_bits_(r, 62, 12);
+	unsigned mult = mmchal_card_bits_(r, 47, 3);
 
 	return (c_size + 1u) << (mult + 2u + read_bl_len);
 }
 
-int card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd)
+int mmchal_card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd)
 {
 	csd_common(r, false, csd);
 	csd->erase_grp = 1;
@@ -114,7 +114,7 @@ int card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd)
 		return 0;
 	case 1:
 		/* v2: C_SIZE [69:48], capacity (C_SIZE + 1) x 512 KiB (5.3.3) */
-		csd->capacity = ((uint64_t)card_bits_(r, 48, 22) + 1u) << 19;
+		csd->capacity = ((uint64_t)mmchal_card_bits_(r, 48, 22) + 1u) << 19;
 		return 0;
 	default:
 		/* CSD v3 (SDUC) and reserved structures: not handled */
@@ -122,24 +122,24 @@ int card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd)
 	}
 }
 
-int card_decode_mmc_csd_(const uint32_t r[4], struct mmchal_csd *csd)
+int mmchal_card_decode_mmc_csd_(const uint32_t r[4], struct mmchal_csd *csd)
 {
 	unsigned wbl;
 
 	csd_common(r, true, csd);
-	csd->spec_vers = (uint8_t)card_bits_(r, 122, 4);
+	csd->spec_vers = (uint8_t)mmchal_card_bits_(r, 122, 4);
 	if (csd->read_bl_len < 9u || csd->read_bl_len > 11u)
 		return MMCHAL_EPROTO;
 	csd->capacity = csd_v1_capacity(r, csd->read_bl_len);
 	/* erase group: (ERASE_GRP_SIZE + 1) x (ERASE_GRP_MULT + 1) write blocks */
-	wbl = card_bits_(r, 22, 4);
-	csd->erase_grp = (card_bits_(r, 42, 5) + 1u) * (card_bits_(r, 37, 5) + 1u);
+	wbl = mmchal_card_bits_(r, 22, 4);
+	csd->erase_grp = (mmchal_card_bits_(r, 42, 5) + 1u) * (mmchal_card_bits_(r, 37, 5) + 1u);
 	if (wbl > 9u && wbl <= 11u)
 		csd->erase_grp <<= wbl - 9u;
 	return 0;
 }
 
-int card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr)
+int mmchal_card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr)
 {
 	memset(scr, 0, sizeof(*scr));
 	/* SCR_STRUCTURE [63:60] is 0 in every published version */
@@ -156,7 +156,7 @@ int card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr)
 	return 0;
 }
 
-int card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext)
+int mmchal_card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext)
 {
 	memset(ext, 0, sizeof(*ext));
 	ext->rev = b[EXT_CSD_REV];
@@ -183,7 +183,7 @@ int card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext)
 	return 0;
 }
 
-int card_status_err_(uint32_t status, uint32_t mask)
+int mmchal_card_status_err_(uint32_t status, uint32_t mask)
 {
 	uint32_t s = status & mask;
 
@@ -213,14 +213,15 @@ int card_status_err_(uint32_t status, uint32_t mask)
 /* A chain longer than this is a loop or garbage. */
 #define CIS_MAX_TUPLES 64u
 
-static int cis_get(card_cis_read_fn_ rd, void *ctx, uint32_t addr, uint8_t *v)
+static int cis_get(mmchal_card_cis_read_fn_ rd, void *ctx, uint32_t addr, uint8_t *v)
 {
 	if (addr < CIS_AREA_START || addr > CIS_AREA_END)
 		return MMCHAL_EPROTO;
 	return rd(ctx, addr, v);
 }
 
-int card_cis_parse_(card_cis_read_fn_ rd, void *ctx, uint32_t ptr, bool fn0, struct card_cis_ *out)
+int mmchal_card_cis_parse_(mmchal_card_cis_read_fn_ rd, void *ctx, uint32_t ptr, bool fn0,
+			   struct mmchal_card_cis_ *out)
 {
 	uint32_t addr = ptr;
 

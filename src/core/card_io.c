@@ -33,25 +33,25 @@ static int io_enter(struct mmchal_card *card, bool write)
 
 	if (!card || !card->cfg.ops || !card->cfg.sg_scratch)
 		return MMCHAL_EINVAL;
-	card_err_clear_(card);
+	mmchal_card_err_clear_(card);
 	err = mmchal_card_check_present(card);
 	if (err)
-		return card_fail_(card, err, 0, false, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	if (!card->ready)
-		return card_fail_(card, MMCHAL_ENOMEDIUM, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false, 0);
 	if (card->info.type != MMCHAL_CARD_SD && card->info.type != MMCHAL_CARD_MMC)
-		return card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false, 0);
 	if (write && card->info.read_only)
-		return card_fail_(card, MMCHAL_EROFS, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EROFS, MMCHAL_CARD_NO_CMD, false, 0);
 	return 0;
 }
 
 static int range_check(struct mmchal_card *card, uint64_t lba, uint32_t blocks)
 {
 	if (blocks == 0u)
-		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	if (lba >= card->info.sectors || blocks > card->info.sectors - lba)
-		return card_fail_(card, MMCHAL_ERANGE, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ERANGE, MMCHAL_CARD_NO_CMD, false, 0);
 	return 0;
 }
 
@@ -66,7 +66,7 @@ static uint32_t cmd_timeout(const struct mmchal_card *card)
 	return card->cfg.cmd_timeout_ms ? card->cfg.cmd_timeout_ms : CMD_TIMEOUT_MS;
 }
 
-static int split_limits(struct mmchal_card *card, struct card_split_lim_ *lim)
+static int split_limits(struct mmchal_card *card, struct mmchal_card_split_lim_ *lim)
 {
 	const struct mmchal_limits *l = &card->limits;
 	uint64_t by_size = l->max_req_size / MMCHAL_CARD_BLKSZ;
@@ -101,23 +101,23 @@ static void recover(struct mmchal_card *card)
 	if (card->removed)
 		return;
 	/* CMD13: where is the card? */
-	if (card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1))
+	if (mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_STATUS, arg, MMCHAL_RSP_R1))
 		return;
 	st = cmd.resp[0];
-	card_fail_status_(card, st);
+	mmchal_card_fail_status_(card, st);
 	if (R1_STATE(st) == CARD_STATE_DATA || R1_STATE(st) == CARD_STATE_RCV) {
 		/* CMD12: STOP_TRANSMISSION */
-		if (card_cmd_r1b_(card, &cmd, CARD_CMD_STOP, 0, WRITE_TIMEOUT_MS))
+		if (mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_STOP, 0, WRITE_TIMEOUT_MS))
 			return;
 	}
-	(void)card_wait_tran_(card, 0, NULL);
+	(void)mmchal_card_wait_tran_(card, 0, NULL);
 }
 
 /* ACMD22: SEND_NUM_WR_BLOCKS, the well-written blocks of the last write. */
 static int sd_written_blocks(struct mmchal_card *card, uint32_t *n)
 {
 	const uint8_t *b = card->cfg.buf;
-	int err = card_read_reg_(card, CARD_ACMD_NUM_WR_BLOCKS, 0, true, 4);
+	int err = mmchal_card_read_reg_(card, CARD_ACMD_NUM_WR_BLOCKS, 0, true, 4);
 
 	if (err)
 		return err;
@@ -172,8 +172,8 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	}
 	if (timeout > UINT32_MAX)
 		timeout = UINT32_MAX;
-	err = card_note_err_(card, mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx, &req,
-							       (uint32_t)timeout));
+	err = mmchal_card_note_err_(card, mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx,
+								      &req, (uint32_t)timeout));
 	if (err) {
 		uint32_t op = sbc.error    ? CARD_CMD_SET_BLOCK_COUNT
 			      : stop.error ? CARD_CMD_STOP
@@ -181,24 +181,24 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 
 		uint32_t arg = op == cmd.opcode ? cmd.arg : (sbc.error ? sbc.arg : 0u);
 
-		card_fail_(card, err, op, false, arg);
+		mmchal_card_fail_(card, err, op, false, arg);
 		/* the command was answered: its status goes with the failure */
 		if (op == cmd.opcode && !cmd.error)
-			card_fail_status_(card, cmd.resp[0]);
+			mmchal_card_fail_status_(card, cmd.resp[0]);
 	} else {
-		int e_cmd = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-		int e_stop = req.stop ? card_status_err_(stop.resp[0], R1_CMD_ERRORS) : 0;
+		int e_cmd = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+		int e_stop = req.stop ? mmchal_card_status_err_(stop.resp[0], R1_CMD_ERRORS) : 0;
 
 		err = e_cmd ? e_cmd : e_stop;
 		if (err) {
-			card_fail_(card, err, e_cmd ? cmd.opcode : CARD_CMD_STOP, false,
-				   e_cmd ? cmd.arg : 0u);
-			card_fail_status_(card, e_cmd ? cmd.resp[0] : stop.resp[0]);
+			mmchal_card_fail_(card, err, e_cmd ? cmd.opcode : CARD_CMD_STOP, false,
+					  e_cmd ? cmd.arg : 0u);
+			mmchal_card_fail_status_(card, e_cmd ? cmd.resp[0] : stop.resp[0]);
 		}
 	}
 	if (!err && write) {
 		/* the data is safe once programming is over */
-		err = card_wait_tran_(card, R1_CMD_ERRORS, NULL);
+		err = mmchal_card_wait_tran_(card, R1_CMD_ERRORS, NULL);
 	}
 	if (!err) {
 		*ok_blocks = blocks;
@@ -228,25 +228,25 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uint32_t blocks,
 		const struct mmchal_sg *sg, uint32_t nsg)
 {
-	struct card_split_lim_ lim;
-	struct card_split_ cur = {.sg = sg, .nsg = nsg};
+	struct mmchal_card_split_lim_ lim;
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = nsg};
 	uint32_t done = 0;
 	int err;
 
 	err = range_check(card, lba, blocks);
 	if (err)
 		return err;
-	if (card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
-		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+	if (mmchal_card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	err = split_limits(card, &lim);
 	if (err)
-		return card_fail_(card, err, 0, false, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	while (done < blocks) {
 		const struct mmchal_sg *list;
 		uint32_t nlist, n, ok;
 
-		err = card_split_next_(&cur, &lim, card->cfg.sg_scratch, card->cfg.sg_scratch_len,
-				       &list, &nlist, &n);
+		err = mmchal_card_split_next_(&cur, &lim, card->cfg.sg_scratch,
+					      card->cfg.sg_scratch_len, &list, &nlist, &n);
 		if (err)
 			break;
 		if (n > blocks - done) /* cannot happen with a checked list */
@@ -257,7 +257,7 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 			break;
 	}
 	card->err.bytes_done = (uint64_t)done * MMCHAL_CARD_BLKSZ;
-	return err ? card_fail_(card, err, 0, false, 0) : 0;
+	return err ? mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0) : 0;
 }
 
 int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
@@ -283,14 +283,14 @@ int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 static int erase_cmd(struct mmchal_card *card, uint32_t opcode, uint32_t arg)
 {
 	struct mmchal_cmd cmd;
-	int err = card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R1);
+	int err = mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R1);
 
 	if (err)
 		return err;
-	err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+	err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
 	if (err) {
-		card_fail_(card, err, opcode, false, arg);
-		card_fail_status_(card, cmd.resp[0]);
+		mmchal_card_fail_(card, err, opcode, false, arg);
+		mmchal_card_fail_status_(card, cmd.resp[0]);
 	}
 	return err;
 }
@@ -307,7 +307,7 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 	if (err)
 		return err;
 	if (kind != MMCHAL_CARD_ERASE && kind != MMCHAL_CARD_DISCARD)
-		return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
 	err = range_check(card, lba, blocks);
 	if (err)
 		return err;
@@ -325,13 +325,15 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		if (kind == MMCHAL_CARD_ERASE) {
 			/* an eMMC erases whole erase groups (JEDEC 6.6.9) */
 			if (lba % unit || blocks % unit)
-				return card_fail_(card, MMCHAL_EINVAL, 0, false, 0);
+				return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD,
+							 false, 0);
 		} else if (card->info.ext_csd.rev >= 6u) {
 			arg = 3u; /* DISCARD, eMMC 4.5 */
 		} else if (card->info.ext_csd.trim) {
 			arg = 1u; /* TRIM, eMMC 4.4 */
 		} else {
-			return card_fail_(card, MMCHAL_ENOTSUP, 0, false, 0);
+			return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false,
+						 0);
 		}
 		units = (blocks + unit - 1u) / unit;
 	}
@@ -344,9 +346,9 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		err = erase_cmd(card, end_op, addr_arg(card, lba + blocks - 1u));
 	/* CMD38: ERASE, busy until done */
 	if (!err)
-		err = card_cmd_r1b_(card, &cmd, CARD_CMD_ERASE, arg, (uint32_t)busy);
+		err = mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_ERASE, arg, (uint32_t)busy);
 	if (!err)
-		err = card_wait_tran_(card, R1_CMD_ERRORS, NULL);
+		err = mmchal_card_wait_tran_(card, R1_CMD_ERRORS, NULL);
 	if (err && !card->removed)
 		recover(card);
 	return err;

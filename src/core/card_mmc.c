@@ -43,16 +43,17 @@ static int mmc_op_cond(struct mmchal_card *card)
 	struct mmchal_cmd cmd;
 
 	for (uint32_t i = 0; i < tries; i++) {
-		int err = card_cmd_(card, &cmd, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG, MMCHAL_RSP_R3);
+		int err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG,
+					   MMCHAL_RSP_R3);
 
 		if (err)
 			return err;
 		card->info.ocr = cmd.resp[0];
 		if (cmd.resp[0] & OCR_BUSY)
 			return 0;
-		card_delay_(card, OP_COND_POLL_US);
+		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
 }
 
 /* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
@@ -62,24 +63,24 @@ static int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
 	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
 	uint32_t busy = card->info.ext_csd.cmd6_time_ms ? card->info.ext_csd.cmd6_time_ms : 500u;
 
-	return card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
+	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
 }
 
 /* CMD13 after a switch: SWITCH_ERROR says the card refused the value. */
 static int mmc_switch_check(struct mmchal_card *card)
 {
-	return card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
+	return mmchal_card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
 }
 
 static int mmc_read_ext_csd(struct mmchal_card *card, struct mmchal_ext_csd *ext)
 {
-	int err = card_read_reg_(card, CARD_CMD_SEND_IF_COND, 0, false, 512);
+	int err = mmchal_card_read_reg_(card, CARD_CMD_SEND_IF_COND, 0, false, 512);
 
 	if (err)
 		return err;
-	err = card_decode_ext_csd_(card->cfg.buf, ext);
+	err = mmchal_card_decode_ext_csd_(card->cfg.buf, ext);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_SEND_IF_COND, false, 0);
+		return mmchal_card_fail_(card, err, CARD_CMD_SEND_IF_COND, false, 0);
 	return 0;
 }
 
@@ -97,16 +98,16 @@ static int mmc_try_width(struct mmchal_card *card, uint32_t ext_val, enum mmchal
 	if (err)
 		return err;
 	card->ios.bus_width = w;
-	err = card_set_ios_(card);
+	err = mmchal_card_set_ios_(card);
 	if (!err)
 		err = mmc_read_ext_csd(card, &now);
 	if (!err && (now.sec_count != was->sec_count || now.card_type != was->card_type ||
 		     now.rev != was->rev || now.bus_width != ext_val))
-		err = card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false, 0);
+		err = mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false, 0);
 	if (err) {
 		card->ios.bus_width = MMCHAL_BUS_WIDTH_1;
 		if (err != MMCHAL_ENOMEDIUM)
-			(void)card_set_ios_(card);
+			(void)mmchal_card_set_ios_(card);
 	}
 	return err;
 }
@@ -119,14 +120,14 @@ static int mmc_bus_width(struct mmchal_card *card)
 		err = mmc_try_width(card, EXT_CSD_WIDTH_8, MMCHAL_BUS_WIDTH_8);
 		if (!err || err == MMCHAL_ENOMEDIUM)
 			return err;
-		card_err_clear_(card);
+		mmchal_card_err_clear_(card);
 	}
 	if (card->caps.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT)) {
 		/* an 8-bit slot carries the 4-bit bus on DAT0-3 */
 		err = mmc_try_width(card, EXT_CSD_WIDTH_4, MMCHAL_BUS_WIDTH_4);
 		if (!err || err == MMCHAL_ENOMEDIUM)
 			return err;
-		card_err_clear_(card);
+		mmchal_card_err_clear_(card);
 	}
 	if (err == MMCHAL_ENOTSUP)
 		return 0;
@@ -145,10 +146,10 @@ static int mmc_hs(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_MMC_HS;
-	card->ios.clock_hz = card_max_clock_(
+	card->ios.clock_hz = mmchal_card_max_clock_(
 		card, (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
 									 : MMC_CLOCK_HS26);
-	err = card_set_ios_(card);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 	/* CMD13 at the new timing, as Linux mmc_switch_status does */
@@ -167,7 +168,7 @@ static int mmc_ddr52(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_MMC_DDR52;
-	return card_set_ios_(card);
+	return mmchal_card_set_ios_(card);
 }
 
 /* HS200: HS_TIMING = 2 at up to 200 MHz on 1.8 V, then CMD21 tuning. */
@@ -182,8 +183,8 @@ static int mmc_hs200(struct mmchal_card *card)
 	   wired to 1.8 V already (the binding's mmc-hs200-1_8v) */
 	if (card->caps.bus & MMCHAL_BUS_1_8V)
 		card->ios.signal_voltage = MMCHAL_SIGNAL_180;
-	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS200);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS200);
+	err = mmchal_card_set_ios_(card);
 	if (!err)
 		err = mmc_switch_check(card);
 	if (err)
@@ -192,8 +193,8 @@ static int mmc_hs200(struct mmchal_card *card)
 	if (err == MMCHAL_ENOTSUP)
 		return 0;
 	if (err)
-		return card_fail_(card, card_note_err_(card, err), CARD_CMD_SEND_TUNING_MMC, false,
-				  0);
+		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err),
+					 CARD_CMD_SEND_TUNING_MMC, false, 0);
 	card->info.tuned = true;
 	return 0;
 }
@@ -205,8 +206,8 @@ static int mmc_hs400(struct mmchal_card *card)
 	int err;
 
 	card->ios.timing = MMCHAL_TIMING_MMC_HS;
-	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS52);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
+	err = mmchal_card_set_ios_(card);
 	if (!err)
 		err = mmc_hs(card);
 	if (!err)
@@ -218,8 +219,8 @@ static int mmc_hs400(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_MMC_HS400;
-	card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS200);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS200);
+	err = mmchal_card_set_ios_(card);
 	if (!err)
 		err = mmc_switch_check(card);
 	return err;
@@ -231,7 +232,7 @@ static uint32_t mmc_legacy_clock(const struct mmchal_card *card)
 
 	if (f == 0u || f > MMC_CLOCK_LEGACY)
 		f = MMC_CLOCK_LEGACY;
-	return card_max_clock_(card, f);
+	return mmchal_card_max_clock_(card, f);
 }
 
 static int mmc_timing(struct mmchal_card *card)
@@ -244,20 +245,36 @@ static int mmc_timing(struct mmchal_card *card)
 	if ((bus & MMCHAL_BUS_HS200) && (ct & EXT_CSD_TYPE_HS200_18) && wide) {
 		err = mmc_hs200(card);
 		if (!err) {
-			if ((bus & MMCHAL_BUS_HS400) && (ct & EXT_CSD_TYPE_HS400_18) &&
-			    card->ios.bus_width == MMCHAL_BUS_WIDTH_8)
-				return mmc_hs400(card);
-			return 0;
+			if (!(bus & MMCHAL_BUS_HS400) || !(ct & EXT_CSD_TYPE_HS400_18) ||
+			    card->ios.bus_width != MMCHAL_BUS_WIDTH_8)
+				return 0;
+			err = mmc_hs400(card);
+			if (!err || err == MMCHAL_ENOMEDIUM)
+				return err;
+			/* HS400 did not come up: HS on the 8-bit single data rate bus,
+			   the state every HS400 switch starts from */
+			mmchal_card_err_clear_(card);
+			card->info.tuned = false;
+			card->ios.timing = MMCHAL_TIMING_MMC_HS;
+			card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
+			err = mmchal_card_set_ios_(card);
+			if (!err)
+				err = mmc_hs(card);
+			if (!err)
+				err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8);
+			if (!err)
+				err = mmc_switch_check(card);
+			return err;
 		}
 		if (err == MMCHAL_ENOMEDIUM)
 			return err;
 		/* HS200 did not work: come back to HS at 52 MHz, which an HS200
 		   card reaches from any timing mode */
-		card_err_clear_(card);
+		mmchal_card_err_clear_(card);
 		card->info.tuned = false;
 		card->ios.timing = MMCHAL_TIMING_MMC_HS;
-		card->ios.clock_hz = card_max_clock_(card, MMC_CLOCK_HS52);
-		err = card_set_ios_(card);
+		card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
+		err = mmchal_card_set_ios_(card);
 		if (err)
 			return err;
 		return mmc_hs(card);
@@ -268,10 +285,10 @@ static int mmc_timing(struct mmchal_card *card)
 	if (err == MMCHAL_EILSEQ) {
 		/* the card refused HS (SWITCH_ERROR): stay at legacy timing, as
 		   Linux mmc_select_timing goes on after -EBADMSG */
-		card_err_clear_(card);
+		mmchal_card_err_clear_(card);
 		card->ios.timing = MMCHAL_TIMING_LEGACY;
 		card->ios.clock_hz = mmc_legacy_clock(card);
-		return card_set_ios_(card);
+		return mmchal_card_set_ios_(card);
 	}
 	if (err)
 		return err;
@@ -281,7 +298,7 @@ static int mmc_timing(struct mmchal_card *card)
 			return err;
 		if (err) {
 			/* stay at single data rate HS on the width already set */
-			card_err_clear_(card);
+			mmchal_card_err_clear_(card);
 			err = mmc_switch(card, EXT_CSD_BUS_WIDTH,
 					 card->ios.bus_width == MMCHAL_BUS_WIDTH_8
 						 ? EXT_CSD_WIDTH_8
@@ -301,33 +318,33 @@ static int mmc_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
 	if (err)
 		return err;
 	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
-	card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
+	mmchal_card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
 
 	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
 	card->info.rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
 	rca_arg = (uint32_t)card->info.rca << 16;
-	err = card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
 	if (err)
 		return err;
 
 	/* CMD9: SEND_CSD */
-	err = card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
 	if (err)
 		return err;
 	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
-	err = card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
+	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
 
 	/* CMD7: SELECT_CARD */
-	return card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
+	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
 }
 
-int card_mmc_init_(struct mmchal_card *card)
+int mmchal_card_mmc_init_(struct mmchal_card *card)
 {
 	struct mmchal_cmd cmd;
 	int err, ro;
@@ -337,15 +354,15 @@ int card_mmc_init_(struct mmchal_card *card)
 		return err;
 	/* OCR [30:29] = 10: sector addressing (cards above 2 GB) */
 	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
-	err = card_type_known_(card, MMCHAL_CARD_MMC);
+	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	err = mmc_select(card);
 	if (err)
 		return err;
 
 	card->ios.clock_hz = mmc_legacy_clock(card);
-	err = card_set_ios_(card);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 
@@ -366,7 +383,8 @@ int card_mmc_init_(struct mmchal_card *card)
 		if (card->info.block_addr && card->info.ext_csd.rev >= 2u)
 			card->info.sectors = card->info.ext_csd.sec_count;
 		card->info.erased_byte = card->info.ext_csd.erased_byte;
-		card_decode_mmc_cid_(card->info.raw_cid, card->info.ext_csd.rev, &card->info.cid);
+		mmchal_card_decode_mmc_cid_(card->info.raw_cid, card->info.ext_csd.rev,
+					    &card->info.cid);
 		err = mmc_bus_width(card);
 		if (err)
 			return err;
@@ -376,12 +394,13 @@ int card_mmc_init_(struct mmchal_card *card)
 	}
 	if (!card->info.block_addr) {
 		/* CMD16: SET_BLOCKLEN for a byte-addressed card */
-		err = card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				MMCHAL_RSP_R1);
-		if (!err && card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
-			err = card_fail_(card, card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
-					 CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
-			card_fail_status_(card, cmd.resp[0]);
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				       MMCHAL_RSP_R1);
+		if (!err && mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
+			err = mmchal_card_fail_(card,
+						mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
+						CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
+			mmchal_card_fail_status_(card, cmd.resp[0]);
 		}
 	}
 	return err;

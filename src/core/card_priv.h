@@ -148,19 +148,19 @@
 /* ---- pure decoders (card_decode.c) ---- */
 
 /* Bits [start + len - 1 : start] of a 128-bit register in response order. */
-uint32_t card_bits_(const uint32_t r[4], unsigned start, unsigned len);
-uint32_t card_tran_speed_hz_(uint8_t tran_speed, bool mmc);
-void card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid);
-void card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmchal_cid *cid);
-int card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd);
-int card_decode_mmc_csd_(const uint32_t r[4], struct mmchal_csd *csd);
-int card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr);
-int card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext);
+uint32_t mmchal_card_bits_(const uint32_t r[4], unsigned start, unsigned len);
+uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc);
+void mmchal_card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid);
+void mmchal_card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmchal_cid *cid);
+int mmchal_card_decode_sd_csd_(const uint32_t r[4], struct mmchal_csd *csd);
+int mmchal_card_decode_mmc_csd_(const uint32_t r[4], struct mmchal_csd *csd);
+int mmchal_card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr);
+int mmchal_card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext);
 /* Error of a card status word: 0 when none of @mask is set. */
-int card_status_err_(uint32_t status, uint32_t mask);
+int mmchal_card_status_err_(uint32_t status, uint32_t mask);
 
 /* CIS walk: the tuples the card layer reads (SDIO Simplified Spec 16). */
-struct card_cis_ {
+struct mmchal_card_cis_ {
 	bool manfid;      /* CISTPL_MANFID seen */
 	uint16_t vendor;  /* TPLMID_MANF */
 	uint16_t device;  /* TPLMID_CARD */
@@ -169,13 +169,14 @@ struct card_cis_ {
 };
 
 /* Reads one byte at a 17-bit function-0 address; 0 or an error. */
-typedef int (*card_cis_read_fn_)(void *ctx, uint32_t addr, uint8_t *val);
+typedef int (*mmchal_card_cis_read_fn_)(void *ctx, uint32_t addr, uint8_t *val);
 
-int card_cis_parse_(card_cis_read_fn_ rd, void *ctx, uint32_t ptr, bool fn0, struct card_cis_ *out);
+int mmchal_card_cis_parse_(mmchal_card_cis_read_fn_ rd, void *ctx, uint32_t ptr, bool fn0,
+			   struct mmchal_card_cis_ *out);
 
 /* ---- request splitter (card_split.c) ---- */
 
-struct card_split_lim_ {
+struct mmchal_card_split_lim_ {
 	uint32_t max_blocks;    /* most blocks per request, >= 1 */
 	uint32_t max_segs;      /* most entries per request, >= 1 */
 	uint32_t max_seg_size;  /* largest entry, >= 512; 0 = none */
@@ -183,7 +184,7 @@ struct card_split_lim_ {
 	uint64_t virt_boundary; /* interior boundaries aligned to mask + 1; 0 = none */
 };
 
-struct card_split_ {
+struct mmchal_card_split_ {
 	const struct mmchal_sg *sg; /* caller list */
 	uint32_t nsg;
 	uint32_t idx; /* current entry */
@@ -191,7 +192,7 @@ struct card_split_ {
 };
 
 /* Check a caller list: nsg >= 1, no empty entry, lengths adding up to bytes. */
-int card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes);
+int mmchal_card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes);
 
 /*
  * Take the next request from the cursor: at most lim->max_blocks blocks, every
@@ -200,49 +201,50 @@ int card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes);
  * block cannot be placed (more entries in one block than max_segs allows, or
  * a gap virt_boundary forbids inside a block).
  */
-int card_split_next_(struct card_split_ *cur, const struct card_split_lim_ *lim,
-		     struct mmchal_sg *out, uint32_t out_len, const struct mmchal_sg **list,
-		     uint32_t *nlist, uint32_t *blocks);
+int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
+			    const struct mmchal_card_split_lim_ *lim, struct mmchal_sg *out,
+			    uint32_t out_len, const struct mmchal_sg **list, uint32_t *nlist,
+			    uint32_t *blocks);
 
 /* ---- host access (card_cmd.c) ---- */
 
 /* Clear ::mmchal_card::err. */
-void card_err_clear_(struct mmchal_card *card);
+void mmchal_card_err_clear_(struct mmchal_card *card);
 /* Record a failure unless one is already recorded; returns @err. */
-int card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg);
+int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg);
 /* Record the card status with the current failure. */
-void card_fail_status_(struct mmchal_card *card, uint32_t status);
+void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status);
 
-void card_delay_(struct mmchal_card *card, uint32_t us);
-int card_set_ios_(struct mmchal_card *card);
+void mmchal_card_delay_(struct mmchal_card *card, uint32_t us);
+int mmchal_card_set_ios_(struct mmchal_card *card);
 
 /* One command without data. @cmd gets the response. */
-int card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-	      uint32_t flags);
+int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+		     uint32_t arg, uint32_t flags);
 /* An R1b command: checks the R1 errors and waits for the end of busy. */
-int card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-		  uint32_t busy_ms);
+int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+			 uint32_t arg, uint32_t busy_ms);
 /* CMD55 then the application command. */
-int card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-	       uint32_t flags);
+int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+		      uint32_t arg, uint32_t flags);
 /* A one-block register read into cfg.buf (blksz bytes), optionally an ACMD. */
-int card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
-		   uint32_t blksz);
+int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			  uint32_t blksz);
 /* Wait for the end of busy after an R1b command. */
-int card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms);
+int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms);
 /* CMD13 until the card is back in the transfer state; checks @mask. */
-int card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status);
+int mmchal_card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *status);
 /* Mark removal when the host says so; returns err unchanged. */
-int card_note_err_(struct mmchal_card *card, int err);
+int mmchal_card_note_err_(struct mmchal_card *card, int err);
 
 /* ---- identification (card_sd.c, card_mmc.c, card_sdio.c) ---- */
 
 /* @answered: the card answered ACMD41 at least once (so it is SD) */
-int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
-int card_mmc_init_(struct mmchal_card *card);
-int card_sdio_init_(struct mmchal_card *card, uint32_t r4);
+int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
+int mmchal_card_mmc_init_(struct mmchal_card *card);
+int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4);
 /* init_card and the limits for the type now known. */
-int card_type_known_(struct mmchal_card *card, enum mmchal_card_type type);
-uint32_t card_max_clock_(const struct mmchal_card *card, uint32_t want_hz);
+int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type);
+uint32_t mmchal_card_max_clock_(const struct mmchal_card *card, uint32_t want_hz);
 
 #endif /* MMCHAL_CORE_CARD_PRIV_H */

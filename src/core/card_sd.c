@@ -39,7 +39,8 @@ static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
 	struct mmchal_cmd cmd;
 
 	for (uint32_t i = 0; i < tries; i++) {
-		int err = card_acmd_(card, &cmd, CARD_ACMD_SD_SEND_OP_COND, arg, MMCHAL_RSP_R3);
+		int err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SD_SEND_OP_COND, arg,
+					    MMCHAL_RSP_R3);
 
 		if (err)
 			return err;
@@ -47,9 +48,9 @@ static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
 		card->info.ocr = cmd.resp[0];
 		if (cmd.resp[0] & OCR_BUSY)
 			return 0;
-		card_delay_(card, OP_COND_POLL_US);
+		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_ACMD_SD_SEND_OP_COND, true, arg);
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_ACMD_SD_SEND_OP_COND, true, arg);
 }
 
 /* CMD3: SEND_RELATIVE_ADDR; the card picks the RCA (R6 [31:16]). */
@@ -59,7 +60,7 @@ static int sd_get_rca(struct mmchal_card *card)
 
 	/* an RCA of 0 is not usable (CMD7 with 0 deselects): ask again */
 	for (unsigned i = 0; i < 3u; i++) {
-		int err = card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
+		int err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
 
 		if (err)
 			return err;
@@ -67,7 +68,7 @@ static int sd_get_rca(struct mmchal_card *card)
 		if (card->info.rca)
 			return 0;
 	}
-	return card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+	return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
 }
 
 /* CMD2, CMD3, CMD9, CMD7: from ready to the transfer state. */
@@ -78,11 +79,11 @@ static int sd_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
 	if (err)
 		return err;
 	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
-	card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
+	mmchal_card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
 
 	err = sd_get_rca(card);
 	if (err)
@@ -90,24 +91,24 @@ static int sd_select(struct mmchal_card *card)
 	rca_arg = (uint32_t)card->info.rca << 16;
 
 	/* CMD9: SEND_CSD */
-	err = card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
 	if (err)
 		return err;
 	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
-	err = card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
+	err = mmchal_card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = 1;
 
 	/* CMD7: SELECT_CARD, stand-by -> transfer */
-	err = card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
 	if (!err)
-		err = card_wait_busy_(card, 0);
-	if (!err && card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
-		err = card_fail_(card, card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
-				 CARD_CMD_SELECT, false, rca_arg);
-		card_fail_status_(card, cmd.resp[0]);
+		err = mmchal_card_wait_busy_(card, 0);
+	if (!err && mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
+		err = mmchal_card_fail_(card, mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
+					CARD_CMD_SELECT, false, rca_arg);
+		mmchal_card_fail_status_(card, cmd.resp[0]);
 	}
 	return err;
 }
@@ -120,17 +121,17 @@ static int sd_bus_width(struct mmchal_card *card)
 
 	if (!(card->caps.bus & MMCHAL_BUS_4_BIT) || !(card->info.scr.bus_widths & 4u))
 		return 0;
-	err = card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1);
+	err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1);
 	if (err)
 		return err;
-	err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+	err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
 	if (err) {
-		card_fail_(card, err, CARD_ACMD_SET_BUS_WIDTH, true, 2);
-		card_fail_status_(card, cmd.resp[0]);
+		mmchal_card_fail_(card, err, CARD_ACMD_SET_BUS_WIDTH, true, 2);
+		mmchal_card_fail_status_(card, cmd.resp[0]);
 		return err;
 	}
 	card->ios.bus_width = MMCHAL_BUS_WIDTH_4;
-	return card_set_ios_(card);
+	return mmchal_card_set_ios_(card);
 }
 
 /* CMD6: SWITCH_FUNC to high speed when card and host have it. */
@@ -143,23 +144,23 @@ static int sd_high_speed(struct mmchal_card *card)
 	    card->info.scr.sd_spec < 1u)
 		return 0;
 	/* mode 0: is function 1 of group 1 supported? byte 13 bit 1 (PROTOCOL.md 3) */
-	err = card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_CHECK_HS, false, 64);
+	err = mmchal_card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_CHECK_HS, false, 64);
 	if (err)
 		return err;
 	if (!(st[13] & 0x02u))
 		return 0;
 	/* mode 1: switch; byte 16 low nibble is the function now selected */
-	err = card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_SET_HS, false, 64);
+	err = mmchal_card_read_reg_(card, CARD_CMD_SWITCH, SD_SWITCH_SET_HS, false, 64);
 	if (err)
 		return err;
 	if ((st[16] & 0xfu) != 1u)
 		return 0;
 	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = card_max_clock_(card, SD_CLOCK_HS);
-	return card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, SD_CLOCK_HS);
+	return mmchal_card_set_ios_(card);
 }
 
-int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
+int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 {
 	struct mmchal_cmd cmd;
 	uint32_t legacy;
@@ -172,9 +173,9 @@ int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 		return err;
 	/* CCS is valid once power-up is done; a 1.x card is always SDSC */
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
-	err = card_type_known_(card, MMCHAL_CARD_SD);
+	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return card_fail_(card, err, CARD_ACMD_SD_SEND_OP_COND, true, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 
 	err = sd_select(card);
 	if (err)
@@ -182,18 +183,18 @@ int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	legacy = card->info.csd.tran_speed_hz;
 	if (legacy == 0u || legacy > SD_CLOCK_DS)
 		legacy = SD_CLOCK_DS;
-	card->ios.clock_hz = card_max_clock_(card, legacy);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, legacy);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 
 	/* ACMD51: SEND_SCR, 8 bytes */
-	err = card_read_reg_(card, CARD_ACMD_SEND_SCR, 0, true, 8);
+	err = mmchal_card_read_reg_(card, CARD_ACMD_SEND_SCR, 0, true, 8);
 	if (err)
 		return err;
-	err = card_decode_scr_(card->cfg.buf, &card->info.scr);
+	err = mmchal_card_decode_scr_(card->cfg.buf, &card->info.scr);
 	if (err)
-		return card_fail_(card, err, CARD_ACMD_SEND_SCR, true, 0);
+		return mmchal_card_fail_(card, err, CARD_ACMD_SEND_SCR, true, 0);
 	card->info.cmd23 = card->info.scr.cmd23 && (card->caps.bus & MMCHAL_BUS_CMD23);
 	card->info.erased_byte = card->info.scr.erased_byte;
 
@@ -208,14 +209,15 @@ int card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 		return err;
 	if (!card->info.block_addr) {
 		/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN */
-		err = card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				MMCHAL_RSP_R1);
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				       MMCHAL_RSP_R1);
 		if (err)
 			return err;
-		err = card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
+		err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
 		if (err) {
-			card_fail_(card, err, CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
-			card_fail_status_(card, cmd.resp[0]);
+			mmchal_card_fail_(card, err, CARD_CMD_SET_BLOCKLEN, false,
+					  MMCHAL_CARD_BLKSZ);
+			mmchal_card_fail_status_(card, cmd.resp[0]);
 		}
 	}
 	return err;

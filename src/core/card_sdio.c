@@ -28,7 +28,7 @@ static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t a
 	struct mmchal_cmd cmd;
 	int err;
 
-	err = card_cmd_(card, &cmd, CARD_CMD_IO_RW_DIRECT, arg, MMCHAL_RSP_R5);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_RW_DIRECT, arg, MMCHAL_RSP_R5);
 	if (err)
 		return err;
 	if (cmd.resp[0] & R5_ERRORS) {
@@ -36,8 +36,8 @@ static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t a
 		      : (cmd.resp[0] & R5_OUT_OF_RANGE)    ? MMCHAL_ERANGE
 		      : (cmd.resp[0] & R5_ILLEGAL_COMMAND) ? MMCHAL_EILSEQ
 							   : MMCHAL_EIO;
-		card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, arg);
-		card_fail_status_(card, cmd.resp[0]);
+		mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, arg);
+		mmchal_card_fail_status_(card, cmd.resp[0]);
 		return err;
 	}
 	if (out)
@@ -73,18 +73,19 @@ static int sdio_cis_ptr(struct mmchal_card *card, uint32_t addr, uint32_t *ptr)
 static int sdio_read_cis(struct mmchal_card *card)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
-	struct card_cis_ cis;
+	struct mmchal_card_cis_ cis;
 	uint32_t ptr;
 	int err;
 
 	err = sdio_cis_ptr(card, CCCR_CIS_PTR, &ptr);
 	if (!err)
-		err = card_cis_parse_(cis_read, card, ptr, true, &cis);
+		err = mmchal_card_cis_parse_(cis_read, card, ptr, true, &cis);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
+		return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
 	/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
 	if (!cis.manfid)
-		return card_fail_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
+		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, false,
+					 ptr << 9);
 	s->vendor = cis.vendor;
 	s->device = cis.device;
 	s->fn0_blk_size = cis.max_blk;
@@ -92,9 +93,9 @@ static int sdio_read_cis(struct mmchal_card *card)
 	for (uint32_t fn = 1; fn <= s->nfuncs; fn++) {
 		err = sdio_cis_ptr(card, FBR_BASE(fn) + FBR_CIS_PTR, &ptr);
 		if (!err)
-			err = card_cis_parse_(cis_read, card, ptr, false, &cis);
+			err = mmchal_card_cis_parse_(cis_read, card, ptr, false, &cis);
 		if (err)
-			return card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
+			return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
 		s->fn_blk_size[fn - 1u] = cis.max_blk;
 		if (cis.max_blk > s->max_blk_size)
 			s->max_blk_size = cis.max_blk;
@@ -109,8 +110,9 @@ static int sdio_bus(struct mmchal_card *card)
 	uint8_t v;
 	int err;
 
-	card->ios.clock_hz = card_max_clock_(card, low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS);
-	err = card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card,
+						    low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS);
+	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
 	/* a low-speed card has 4 bits only when it says so (4BLS) */
@@ -121,7 +123,7 @@ static int sdio_bus(struct mmchal_card *card)
 		if (err)
 			return err;
 		card->ios.bus_width = MMCHAL_BUS_WIDTH_4;
-		err = card_set_ios_(card);
+		err = mmchal_card_set_ios_(card);
 		if (err)
 			return err;
 	}
@@ -135,11 +137,11 @@ static int sdio_bus(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = card_max_clock_(card, SDIO_CLOCK_HS);
-	return card_set_ios_(card);
+	card->ios.clock_hz = mmchal_card_max_clock_(card, SDIO_CLOCK_HS);
+	return mmchal_card_set_ios_(card);
 }
 
-int card_sdio_init_(struct mmchal_card *card, uint32_t r4)
+int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
 	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
@@ -150,37 +152,38 @@ int card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 
 	s->nfuncs = (uint8_t)((r4 >> 28) & 7u);
 	s->mem_present = (r4 & (1u << 27)) != 0;
-	err = card_type_known_(card, s->mem_present ? MMCHAL_CARD_SD_COMBO : MMCHAL_CARD_SDIO);
+	err = mmchal_card_type_known_(card,
+				      s->mem_present ? MMCHAL_CARD_SD_COMBO : MMCHAL_CARD_SDIO);
 	if (err)
-		return card_fail_(card, err, CARD_CMD_IO_SEND_OP_COND, false, 0);
+		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
 	/* nothing in the card's window that a 3.3 V slot can give */
 	if (arg == 0u)
-		return card_fail_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, false, 0);
 
 	/* CMD5 with the voltage window until the card is ready (C, bit 31) */
 	for (uint32_t i = 0;; i++) {
 		if (i == tries)
-			return card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_IO_SEND_OP_COND, false,
-					  arg);
-		err = card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, arg, MMCHAL_RSP_R4);
+			return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_IO_SEND_OP_COND,
+						 false, arg);
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, arg, MMCHAL_RSP_R4);
 		if (err)
 			return err;
 		card->info.ocr = cmd.resp[0];
 		if (cmd.resp[0] & OCR_BUSY)
 			break;
-		card_delay_(card, OP_COND_POLL_US);
+		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
 
 	/* CMD3: SEND_RELATIVE_ADDR (R6) */
-	err = card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
 	if (err)
 		return err;
 	card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
 	if (!card->info.rca)
-		return card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
 	/* CMD7: SELECT_CARD */
-	err = card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
-			MMCHAL_RSP_R1B);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
+			       MMCHAL_RSP_R1B);
 	if (err)
 		return err;
 

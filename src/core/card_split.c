@@ -16,7 +16,7 @@
  */
 #include "core/card_priv.h"
 
-int card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes)
+int mmchal_card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes)
 {
 	uint64_t sum = 0;
 
@@ -33,7 +33,7 @@ int card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t bytes)
 }
 
 /* Move the cursor back by @n bytes. */
-static void rewind_cursor(struct card_split_ *cur, uint64_t n)
+static void rewind_cursor(struct mmchal_card_split_ *cur, uint64_t n)
 {
 	while (n) {
 		if (cur->off >= n) {
@@ -51,9 +51,10 @@ static bool aligned(uint64_t addr, uint64_t mask)
 	return (addr & mask) == 0u;
 }
 
-int card_split_next_(struct card_split_ *cur, const struct card_split_lim_ *lim,
-		     struct mmchal_sg *out, uint32_t out_len, const struct mmchal_sg **list,
-		     uint32_t *nlist, uint32_t *blocks)
+int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
+			    const struct mmchal_card_split_lim_ *lim, struct mmchal_sg *out,
+			    uint32_t out_len, const struct mmchal_sg **list, uint32_t *nlist,
+			    uint32_t *blocks)
 {
 	uint32_t max_segs = lim->max_segs < out_len ? lim->max_segs : out_len;
 	uint64_t cap = (uint64_t)lim->max_blocks * MMCHAL_CARD_BLKSZ;

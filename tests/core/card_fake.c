@@ -647,6 +647,8 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 {
 	struct fake *f = ctx;
 
+	if (f->set_ios_err)
+		return f->set_ios_err;
 	f->ios = *ios;
 	return 0;
 }
@@ -659,7 +661,7 @@ static int fake_init_card(void *ctx, enum mmchal_card_type type)
 	f->init_card_at = f->nlog;
 	f->init_type = type;
 	f->limits.card = type;
-	return 0;
+	return f->init_card_err;
 }
 
 static int fake_get_cd(void *ctx)

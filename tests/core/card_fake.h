@@ -65,6 +65,8 @@ struct fake {
 	bool no_app_bit;        /* CMD55 answers without APP_CMD */
 	bool bad_8bit_bus;      /* eMMC: accepts 8 bits, but data over them is garbled */
 	int tuning_err;         /* execute_tuning result */
+	int set_ios_err;        /* set_ios result */
+	int init_card_err;      /* init_card result */
 	uint32_t wr_fail_after; /* a write fails after this many blocks programmed ... */
 	bool wr_fail;           /* ... when set */
 	uint32_t remove_at_op;  /* the card goes away at this opcode (| FAKE_APP); 0 = never */

@@ -96,25 +96,8 @@ static void test_setup_checks(void **state)
 static void test_sdhc_identify(void **state)
 {
 	const struct mmchal_card_info *info;
-	const uint32_t seq[] = {0,
-				8,
-				5,
-				55,
-				41 | FAKE_APP,
-				55,
-				41 | FAKE_APP,
-				55,
-				41 | FAKE_APP,
-				2,
-				3,
-				9,
-				7,
-				55,
-				51 | FAKE_APP,
-				55,
-				6 | FAKE_APP,
-				6,
-				6};
+	const uint32_t seq[] = {0, 0, 8, 5, 55, 41 | FAKE_APP, 55, 41 | FAKE_APP, 55, 41 | FAKE_APP,
+				2, 3, 9, 7, 55, 51 | FAKE_APP, 55, 6 | FAKE_APP,  6,  6};
 
 	(void)state;
 	start(FAKE_SDHC);
@@ -140,16 +123,16 @@ static void test_sdhc_identify(void **state)
 	assert_true(fk.sd_hs);
 	/* the exact command sequence; HCS in every ACMD41, 0x1AA in CMD8 */
 	assert_true(log_has(seq, sizeof(seq) / sizeof(seq[0]), 0));
-	assert_int_equal(fk.log_arg[1], 0x1aa);
-	assert_int_equal(fk.log_arg[4], 0x40ff8000u);
-	assert_int_equal(fk.log_arg[17], 0x00fffff1u);
-	assert_int_equal(fk.log_arg[18], 0x80fffff1u);
+	assert_int_equal(fk.log_arg[2], 0x1aa);
+	assert_int_equal(fk.log_arg[5], 0x40ff8000u);
+	assert_int_equal(fk.log_arg[18], 0x00fffff1u);
+	assert_int_equal(fk.log_arg[19], 0x80fffff1u);
 	/* no CMD16 on a block-addressed card */
 	assert_int_equal(fake_count(&fk, 16), 0);
 	/* the host learnt the type right after ACMD41, before CMD2 */
 	assert_int_equal(fk.init_card_calls, 1);
 	assert_int_equal(fk.init_type, MMCHAL_CARD_SD);
-	assert_int_equal(fk.init_card_at, 9);
+	assert_int_equal(fk.init_card_at, 10);
 	assert_int_equal(card.limits.card, MMCHAL_CARD_SD);
 	assert_int_equal(mmchal_card_last_error(&card)->err, 0);
 }
@@ -214,7 +197,7 @@ static void test_sd_v1(void **state)
 static void test_mmc_identify(void **state)
 {
 	const struct mmchal_card_info *info;
-	const uint32_t seq[] = {0, 8, 5, 55, 41 | FAKE_APP, 0, 1, 1, 1, 2, 3, 9, 7, 8};
+	const uint32_t seq[] = {0, 0, 8, 5, 55, 41 | FAKE_APP, 0, 1, 1, 1, 2, 3, 9, 7, 8};
 
 	(void)state;
 	start(FAKE_MMC);
@@ -235,11 +218,11 @@ static void test_mmc_identify(void **state)
 	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
 	assert_int_equal(fk.ext_csd[EXT_CSD_HS_TIMING], EXT_CSD_TIMING_HS);
 	assert_true(log_has(seq, sizeof(seq) / sizeof(seq[0]), 0));
-	assert_int_equal(fk.log_arg[6], 0x40ff8080u);
-	assert_int_equal(fk.log_arg[10], 1u << 16);
+	assert_int_equal(fk.log_arg[7], 0x40ff8080u);
+	assert_int_equal(fk.log_arg[11], 1u << 16);
 	assert_int_equal(fk.init_type, MMCHAL_CARD_MMC);
 	assert_int_equal(fk.init_card_calls, 1);
-	assert_int_equal(fk.init_card_at, 9);
+	assert_int_equal(fk.init_card_at, 10);
 	assert_int_equal(fk.tuning_calls, 0);
 	assert_int_equal(mmchal_card_last_error(&card)->err, 0);
 }
@@ -327,6 +310,26 @@ static void test_mmc_hs400(void **state)
 	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
+}
+
+static void test_mmc_hs400_refused(void **state)
+{
+	struct mmchal_sg sg = {.cpu = rbuf, .phys = (uintptr_t)rbuf, .len = 4096};
+
+	(void)state;
+	start(FAKE_MMC);
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.refuse_timing = EXT_CSD_TIMING_HS400;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(card.info.clock_hz, 52000000u);
+	assert_false(card.info.tuned);
+	assert_int_equal(fk.ext_csd[EXT_CSD_HS_TIMING], EXT_CSD_TIMING_HS);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
+	assert_int_equal(card.err.err, 0);
+	assert_int_equal(mmchal_card_read(&card, 0, 8, &sg, 1), 0);
+	assert_memory_equal(rbuf, image, 4096);
 }
 
 static void test_mmc_tuning_fails(void **state)
@@ -468,7 +471,7 @@ static void test_mmc_faults_each_step(void **state)
 {
 	(void)state;
 	fault_once(FAKE_MMC, 0, 0, 0, false);
-	fault_once(FAKE_MMC, 0, 1, 0, false); /* the CMD0 before CMD1 */
+	fault_once(FAKE_MMC, 0, 2, 0, false); /* the CMD0 before CMD1 */
 	fault_once(FAKE_MMC, 1, 1, 1, false);
 	fault_once(FAKE_MMC, 2, 0, 2, false);
 	fault_once(FAKE_MMC, 3, 0, 3, false);
@@ -554,6 +557,7 @@ static void rw_ends(enum fake_kind kind)
 	assert_int_equal(mmchal_card_write(&card, SECTORS, 1, &sg, 1), MMCHAL_ERANGE);
 	assert_int_equal(mmchal_card_read(&card, UINT64_MAX, 1, &sg, 1), MMCHAL_ERANGE);
 	assert_int_equal(mmchal_card_last_error(&card)->err, MMCHAL_ERANGE);
+	assert_int_equal(mmchal_card_last_error(&card)->opcode, MMCHAL_CARD_NO_CMD);
 	assert_int_equal(fk.requests, 0);
 }
 
@@ -728,6 +732,9 @@ static void test_write_protect_switch(void **state)
 	fk.requests = 0;
 	assert_int_equal(mmchal_card_write(&card, 0, 1, &sg, 1), MMCHAL_EROFS);
 	assert_int_equal(mmchal_card_last_error(&card)->err, MMCHAL_EROFS);
+	/* refused before any command */
+	assert_int_equal(mmchal_card_last_error(&card)->opcode, MMCHAL_CARD_NO_CMD);
+	assert_false(mmchal_card_last_error(&card)->status_valid);
 	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
 	assert_int_equal(fk.requests, 0);
 	assert_memory_equal(image, before, 512);
@@ -869,6 +876,29 @@ static void test_removal(void **state)
 	assert_int_equal(mmchal_card_read(&card, 0, 1, &sg, 1), 0);
 }
 
+static void test_host_op_failures(void **state)
+{
+	(void)state;
+	/* set_ios refused: no command was the culprit */
+	start(FAKE_SDHC);
+	fk.set_ios_err = MMCHAL_EINVAL;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EINVAL);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(fk.requests, 0);
+	fk.set_ios_err = 0;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	/* init_card refused: the type is not set up on the host */
+	start(FAKE_MMC);
+	fk.init_card_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(card.info.type, MMCHAL_CARD_UNKNOWN);
+	/* a host without init_card is fine */
+	start(FAKE_MMC);
+	fk.init_card_err = MMCHAL_ENOTSUP;
+	assert_int_equal(mmchal_card_init(&card), 0);
+}
+
 static void test_host_without_limits_op(void **state)
 {
 	struct mmchal_sg sg = sg1(rbuf, 8192);
@@ -897,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_1bit_host),
 		cmocka_unit_test(test_mmc_hs200),
 		cmocka_unit_test(test_mmc_hs400),
+		cmocka_unit_test(test_mmc_hs400_refused),
 		cmocka_unit_test(test_mmc_tuning_fails),
 		cmocka_unit_test(test_mmc_refuses_timing),
 		cmocka_unit_test(test_sd_without_app_cmd_bit),
@@ -919,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_failed_write_claims_nothing),
 		cmocka_unit_test(test_read_error_reported),
 		cmocka_unit_test(test_removal),
+		cmocka_unit_test(test_host_op_failures),
 		cmocka_unit_test(test_host_without_limits_op),
 	};
 

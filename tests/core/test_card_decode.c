@@ -27,26 +27,26 @@ static void test_bits(void **state)
 	const uint32_t r[4] = {0x12345678u, 0x9abcdef0u, 0x0fedcba9u, 0x87654321u};
 
 	(void)state;
-	assert_int_equal(card_bits_(r, 120, 8), 0x12);
-	assert_int_equal(card_bits_(r, 96, 32), 0x12345678u);
-	assert_int_equal(card_bits_(r, 0, 32), 0x87654321u);
-	assert_int_equal(card_bits_(r, 0, 4), 0x1);
+	assert_int_equal(mmchal_card_bits_(r, 120, 8), 0x12);
+	assert_int_equal(mmchal_card_bits_(r, 96, 32), 0x12345678u);
+	assert_int_equal(mmchal_card_bits_(r, 0, 32), 0x87654321u);
+	assert_int_equal(mmchal_card_bits_(r, 0, 4), 0x1);
 	/* fields across a word boundary: bits 71:64 = 0xf0, bits 63:56 = 0x0f */
-	assert_int_equal(card_bits_(r, 56, 16), 0xf00f);
-	assert_int_equal(card_bits_(r, 60, 12), 0xf00);
-	assert_int_equal(card_bits_(r, 126, 2), 0);
+	assert_int_equal(mmchal_card_bits_(r, 56, 16), 0xf00f);
+	assert_int_equal(mmchal_card_bits_(r, 60, 12), 0xf00);
+	assert_int_equal(mmchal_card_bits_(r, 126, 2), 0);
 }
 
 static void test_tran_speed(void **state)
 {
 	(void)state;
-	assert_int_equal(card_tran_speed_hz_(0x32, false), 25000000u);
-	assert_int_equal(card_tran_speed_hz_(0x5a, false), 50000000u);
-	assert_int_equal(card_tran_speed_hz_(0x32, true), 26000000u);
-	assert_int_equal(card_tran_speed_hz_(0x5a, true), 52000000u);
-	assert_int_equal(card_tran_speed_hz_(0x0b, false), 100000000u);
-	assert_int_equal(card_tran_speed_hz_(0x2b, false), 200000000u);
-	assert_int_equal(card_tran_speed_hz_(0x07, false), 0u); /* reserved unit */
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x32, false), 25000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x5a, false), 50000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x32, true), 26000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x5a, true), 52000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x0b, false), 100000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x2b, false), 200000000u);
+	assert_int_equal(mmchal_card_tran_speed_hz_(0x07, false), 0u); /* reserved unit */
 }
 
 static void test_sd_cid(void **state)
@@ -66,7 +66,7 @@ static void test_sd_cid(void **state)
 	put(r, 24, 32, 0xdeadbeefu);
 	put(r, 12, 8, 24); /* 2024 */
 	put(r, 8, 4, 7);
-	card_decode_sd_cid_(r, &cid);
+	mmchal_card_decode_sd_cid_(r, &cid);
 	assert_int_equal(cid.mid, 0x03);
 	assert_int_equal(cid.oid, 0x5344);
 	assert_string_equal(cid.pnm, "SU32G");
@@ -91,7 +91,7 @@ static void test_mmc_cid(void **state)
 	put(r, 16, 32, 0x01020304u);
 	put(r, 12, 4, 11);
 	put(r, 8, 4, 5);
-	card_decode_mmc_cid_(r, 0, &cid);
+	mmchal_card_decode_mmc_cid_(r, 0, &cid);
 	assert_int_equal(cid.mid, 0x15);
 	assert_int_equal(cid.oid, 0x0100);
 	assert_string_equal(cid.pnm, "8GTF4R");
@@ -100,11 +100,11 @@ static void test_mmc_cid(void **state)
 	assert_int_equal(cid.month, 11);
 	assert_int_equal(cid.year, 2002);
 	/* eMMC 4.41+: the same code means 2018 */
-	card_decode_mmc_cid_(r, 5, &cid);
+	mmchal_card_decode_mmc_cid_(r, 5, &cid);
 	assert_int_equal(cid.year, 2018);
 	/* an unprintable name byte is shown as '?' */
 	put(r, 96, 8, 0x01);
-	card_decode_mmc_cid_(r, 0, &cid);
+	mmchal_card_decode_mmc_cid_(r, 0, &cid);
 	assert_string_equal(cid.pnm, "?GTF4R");
 }
 
@@ -120,7 +120,7 @@ static void test_sd_csd_v1(void **state)
 	put(r, 80, 4, 10);     /* 1024-byte READ_BL_LEN: a 2 GB SDSC */
 	put(r, 62, 12, 4095u); /* C_SIZE */
 	put(r, 47, 3, 7);      /* C_SIZE_MULT */
-	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 0);
 	assert_int_equal(csd.tran_speed_hz, 25000000u);
 	assert_int_equal(csd.ccc, 0x5b5);
@@ -130,16 +130,16 @@ static void test_sd_csd_v1(void **state)
 	assert_false(csd.perm_wp);
 	assert_false(csd.tmp_wp);
 	put(r, 12, 1, 1);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_true(csd.tmp_wp);
 	put(r, 13, 1, 1);
 	put(r, 12, 1, 0);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_true(csd.perm_wp);
 	assert_false(csd.tmp_wp);
 	/* READ_BL_LEN outside 9..11 is malformed */
 	put(r, 80, 4, 8);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
 static void test_sd_csd_v2(void **state)
@@ -153,20 +153,20 @@ static void test_sd_csd_v2(void **state)
 	put(r, 96, 8, 0x5a);
 	put(r, 80, 4, 9);
 	put(r, 48, 22, 0x00ed1f); /* C_SIZE 60703: (60703 + 1) x 512 KiB */
-	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 1);
 	assert_int_equal(csd.tran_speed_hz, 50000000u);
 	assert_int_equal(csd.capacity, 60704ull * 524288ull);
 	assert_int_equal(csd.erase_grp, 1);
 	/* SDXC: the full 22-bit field */
 	put(r, 48, 22, 0x3fffff);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.capacity, 4194304ull * 524288ull);
 	/* CSD v3 / reserved */
 	put(r, 126, 2, 2);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
 	put(r, 126, 2, 3);
-	assert_int_equal(card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
 static void test_mmc_csd(void **state)
@@ -184,17 +184,17 @@ static void test_mmc_csd(void **state)
 	put(r, 42, 5, 31);
 	put(r, 37, 5, 31);
 	put(r, 22, 4, 9);
-	assert_int_equal(card_decode_mmc_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 3);
 	assert_int_equal(csd.spec_vers, 4);
 	assert_int_equal(csd.tran_speed_hz, 26000000u);
 	assert_int_equal(csd.capacity, 4096ull * 512ull * 512ull);
 	assert_int_equal(csd.erase_grp, 1024);
 	put(r, 22, 4, 10); /* 1 KiB write blocks: group counted in 512-byte sectors */
-	assert_int_equal(card_decode_mmc_csd_(r, &csd), 0);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 	assert_int_equal(csd.erase_grp, 2048);
 	put(r, 80, 4, 12);
-	assert_int_equal(card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
 static void test_scr(void **state)
@@ -203,7 +203,7 @@ static void test_scr(void **state)
 	struct mmchal_scr scr;
 
 	(void)state;
-	assert_int_equal(card_decode_scr_(b, &scr), 0);
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
 	assert_int_equal(scr.sd_spec, 2);
 	assert_true(scr.sd_spec3);
 	assert_int_equal(scr.bus_widths, 5);
@@ -211,14 +211,14 @@ static void test_scr(void **state)
 	assert_true(scr.cmd23);
 	b[1] = 0xb5; /* DATA_STAT_AFTER_ERASE = 1 */
 	b[3] = 0x01; /* CMD20 only */
-	assert_int_equal(card_decode_scr_(b, &scr), 0);
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
 	assert_int_equal(scr.erased_byte, 0xff);
 	assert_false(scr.cmd23);
 	b[1] = 0x34; /* no 1-bit bus */
-	assert_int_equal(card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), MMCHAL_EPROTO);
 	b[1] = 0x35;
 	b[0] = 0x12; /* SCR_STRUCTURE 1 */
-	assert_int_equal(card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), MMCHAL_EPROTO);
 }
 
 static void test_ext_csd(void **state)
@@ -241,7 +241,7 @@ static void test_ext_csd(void **state)
 	b[EXT_CSD_HC_ERASE_GRP] = 1;
 	b[EXT_CSD_ERASE_TIMEOUT] = 2;
 	b[EXT_CSD_SEC_FEATURE] = 0x15;
-	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
 	assert_int_equal(ext.rev, 8);
 	assert_int_equal(ext.card_type, 0x57);
 	assert_int_equal(ext.sec_count, 0x01a40000u);
@@ -254,37 +254,38 @@ static void test_ext_csd(void **state)
 	assert_true(ext.trim);
 	/* before eMMC 4.5 GENERIC_CMD6_TIME is not defined: 500 ms */
 	b[EXT_CSD_REV] = 5;
-	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
 	assert_int_equal(ext.cmd6_time_ms, 500);
 	b[EXT_CSD_REV] = 8;
 	b[EXT_CSD_GENERIC_CMD6_TIME] = 0;
-	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
 	assert_int_equal(ext.cmd6_time_ms, 500);
 	/* a v4.2+ card without sectors */
 	memset(&b[212], 0, 4);
-	assert_int_equal(card_decode_ext_csd_(b, &ext), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), MMCHAL_EPROTO);
 	b[EXT_CSD_REV] = 1;
-	assert_int_equal(card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
 }
 
 static void test_status(void **state)
 {
 	(void)state;
-	assert_int_equal(card_status_err_(0x900, R1_CMD_ERRORS), 0);
-	assert_int_equal(card_status_err_(R1_OUT_OF_RANGE | 0x900, R1_CMD_ERRORS), MMCHAL_ERANGE);
-	assert_int_equal(card_status_err_(R1_ADDRESS_ERROR, R1_CMD_ERRORS), MMCHAL_ERANGE);
-	assert_int_equal(card_status_err_(R1_WP_VIOLATION, R1_CMD_ERRORS), MMCHAL_EROFS);
-	assert_int_equal(card_status_err_(R1_WP_ERASE_SKIP, R1_CMD_ERRORS), MMCHAL_EROFS);
-	assert_int_equal(card_status_err_(R1_ERASE_SEQ_ERROR, R1_CMD_ERRORS), MMCHAL_EILSEQ);
-	assert_int_equal(card_status_err_(R1_CARD_ECC_FAILED, R1_CMD_ERRORS), MMCHAL_EIO);
-	assert_int_equal(card_status_err_(R1_ERROR, R1_CMD_ERRORS), MMCHAL_EIO);
+	assert_int_equal(mmchal_card_status_err_(0x900, R1_CMD_ERRORS), 0);
+	assert_int_equal(mmchal_card_status_err_(R1_OUT_OF_RANGE | 0x900, R1_CMD_ERRORS),
+			 MMCHAL_ERANGE);
+	assert_int_equal(mmchal_card_status_err_(R1_ADDRESS_ERROR, R1_CMD_ERRORS), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_card_status_err_(R1_WP_VIOLATION, R1_CMD_ERRORS), MMCHAL_EROFS);
+	assert_int_equal(mmchal_card_status_err_(R1_WP_ERASE_SKIP, R1_CMD_ERRORS), MMCHAL_EROFS);
+	assert_int_equal(mmchal_card_status_err_(R1_ERASE_SEQ_ERROR, R1_CMD_ERRORS), MMCHAL_EILSEQ);
+	assert_int_equal(mmchal_card_status_err_(R1_CARD_ECC_FAILED, R1_CMD_ERRORS), MMCHAL_EIO);
+	assert_int_equal(mmchal_card_status_err_(R1_ERROR, R1_CMD_ERRORS), MMCHAL_EIO);
 	/* bits of the previous command are not this command's error */
-	assert_int_equal(card_status_err_(R1_ILLEGAL_COMMAND, R1_CMD_ERRORS), 0);
-	assert_int_equal(card_status_err_(R1_COM_CRC_ERROR, R1_CMD_ERRORS), 0);
-	assert_int_equal(card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS), 0);
-	assert_int_equal(card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS | R1_SWITCH_ERROR),
+	assert_int_equal(mmchal_card_status_err_(R1_ILLEGAL_COMMAND, R1_CMD_ERRORS), 0);
+	assert_int_equal(mmchal_card_status_err_(R1_COM_CRC_ERROR, R1_CMD_ERRORS), 0);
+	assert_int_equal(mmchal_card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS), 0);
+	assert_int_equal(mmchal_card_status_err_(R1_SWITCH_ERROR, R1_CMD_ERRORS | R1_SWITCH_ERROR),
 			 MMCHAL_EILSEQ);
-	assert_int_equal(card_status_err_(R1_COM_CRC_ERROR, ~0u), MMCHAL_EIO);
+	assert_int_equal(mmchal_card_status_err_(R1_COM_CRC_ERROR, ~0u), MMCHAL_EIO);
 }
 
 /* A function-0 address space with a CIS at 0x1000 and one at 0x2000. */
@@ -329,52 +330,53 @@ static void cis_setup(void)
 
 static void test_cis(void **state)
 {
-	struct card_cis_ cis;
+	struct mmchal_card_cis_ cis;
 
 	(void)state;
 	cis_setup();
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
 	assert_true(cis.manfid);
 	assert_int_equal(cis.vendor, 0x02d0);
 	assert_int_equal(cis.device, 0xa94d);
 	assert_int_equal(cis.max_blk, 512);
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
 	assert_false(cis.manfid);
 	assert_int_equal(cis.max_blk, 2048);
 	/* a function FUNCE read as function 0 gives no block size */
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x2000, true, &cis), 0);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, true, &cis), 0);
 	assert_int_equal(cis.max_blk, 0);
 }
 
 static void test_cis_malformed(void **state)
 {
-	struct card_cis_ cis;
+	struct mmchal_card_cis_ cis;
 	int dummy;
 
 	(void)state;
 	cis_setup();
 	/* pointer outside the CIS area */
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x0100, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x0100, true, &cis), MMCHAL_EPROTO);
 	assert_int_equal(cis_reads, 0);
 	/* a short MANFID */
 	cis_mem[0x1007] = 0x03;
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
 	/* a chain of null tuples with no end is cut after a bounded walk */
 	cis_setup();
 	memset(&cis_mem[0x1000], 0, 0x800);
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), MMCHAL_EPROTO);
 	assert_in_range(cis_reads, 1, 64);
 	/* a chain that runs off the end of the area is refused, not read */
 	cis_setup();
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x17f00, true, &cis), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x17f00, true, &cis), MMCHAL_EPROTO);
 	assert_int_equal(cis_reads, 4);
 	/* a read error is passed on */
-	assert_int_equal(card_cis_parse_(cis_rd, &dummy, 0x1000, true, &cis), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, &dummy, 0x1000, true, &cis),
+			 MMCHAL_ETIMEDOUT);
 	/* link 0xff ends the chain */
 	cis_setup();
 	cis_mem[0x1001] = 0x20;
 	cis_mem[0x1002] = 0xff;
-	assert_int_equal(card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
 	assert_false(cis.manfid);
 }
 

@@ -18,20 +18,20 @@ static struct mmchal_sg ent(uint32_t off, uint32_t len)
 	return e;
 }
 
-static struct card_split_lim_ lim_default(void)
+static struct mmchal_card_split_lim_ lim_default(void)
 {
-	struct card_split_lim_ l = {.max_blocks = 1024, .max_segs = 16};
+	struct mmchal_card_split_lim_ l = {.max_blocks = 1024, .max_segs = 16};
 
 	return l;
 }
 
 /* Next request; checks the return and the block count. */
-static uint32_t next(struct card_split_ *cur, const struct card_split_lim_ *l,
+static uint32_t next(struct mmchal_card_split_ *cur, const struct mmchal_card_split_lim_ *l,
 		     const struct mmchal_sg **list, uint32_t blocks)
 {
 	uint32_t n = 0, b = 0;
 
-	assert_int_equal(card_split_next_(cur, l, out, 16, list, &n, &b), 0);
+	assert_int_equal(mmchal_card_split_next_(cur, l, out, 16, list, &n, &b), 0);
 	assert_int_equal(b, blocks);
 	return n;
 }
@@ -48,20 +48,20 @@ static void test_sg_check(void **state)
 	struct mmchal_sg sg[2] = {ent(0, 512), ent(4096, 1024)};
 
 	(void)state;
-	assert_int_equal(card_sg_check_(sg, 2, 1536), 0);
-	assert_int_equal(card_sg_check_(NULL, 2, 1536), MMCHAL_EINVAL);
-	assert_int_equal(card_sg_check_(sg, 0, 0), MMCHAL_EINVAL);
-	assert_int_equal(card_sg_check_(sg, 2, 1024), MMCHAL_EINVAL);
-	assert_int_equal(card_sg_check_(sg, 2, 2048), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_sg_check_(sg, 2, 1536), 0);
+	assert_int_equal(mmchal_card_sg_check_(NULL, 2, 1536), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_sg_check_(sg, 0, 0), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_sg_check_(sg, 2, 1024), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_sg_check_(sg, 2, 2048), MMCHAL_EINVAL);
 	sg[1].len = 0;
-	assert_int_equal(card_sg_check_(sg, 2, 512), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_sg_check_(sg, 2, 512), MMCHAL_EINVAL);
 }
 
 static void test_fits_passes_caller_list(void **state)
 {
 	struct mmchal_sg sg[3] = {ent(0, 4096), ent(8192, 4096), ent(16384, 512)};
-	struct card_split_ cur = {.sg = sg, .nsg = 3};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 3};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -74,8 +74,8 @@ static void test_fits_passes_caller_list(void **state)
 static void test_max_blocks_cuts_entry(void **state)
 {
 	struct mmchal_sg sg[1] = {ent(0, 4096)};
-	struct card_split_ cur = {.sg = sg, .nsg = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -93,8 +93,8 @@ static void test_max_blocks_cuts_entry(void **state)
 static void test_max_segs_whole_entries(void **state)
 {
 	struct mmchal_sg sg[8];
-	struct card_split_ cur = {.sg = sg, .nsg = 8};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 8};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -112,8 +112,8 @@ static void test_max_segs_whole_entries(void **state)
 static void test_max_segs_gives_back_partial_block(void **state)
 {
 	struct mmchal_sg sg[4] = {ent(0, 700), ent(4096, 700), ent(8192, 700), ent(12288, 972)};
-	struct card_split_ cur = {.sg = sg, .nsg = 4};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 4};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -133,21 +133,21 @@ static void test_max_segs_gives_back_partial_block(void **state)
 static void test_block_over_too_many_entries(void **state)
 {
 	struct mmchal_sg sg[4] = {ent(0, 128), ent(4096, 128), ent(8192, 128), ent(12288, 128)};
-	struct card_split_ cur = {.sg = sg, .nsg = 4};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 4};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 	uint32_t n = 99, b = 99;
 
 	(void)state;
 	l.max_segs = 2;
-	assert_int_equal(card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
 	/* nothing was taken */
 	assert_int_equal(cur.idx, 0);
 	assert_int_equal(cur.off, 0);
 	/* the scratch size bounds the entries like max_segs does */
 	l.max_segs = 16;
-	assert_int_equal(card_split_next_(&cur, &l, out, 3, &list, &n, &b), MMCHAL_EINVAL);
-	assert_int_equal(card_split_next_(&cur, &l, out, 4, &list, &n, &b), 0);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 3, &list, &n, &b), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 4, &list, &n, &b), 0);
 	assert_int_equal(n, 4);
 	assert_int_equal(b, 1);
 }
@@ -155,8 +155,8 @@ static void test_block_over_too_many_entries(void **state)
 static void test_max_seg_size(void **state)
 {
 	struct mmchal_sg sg[1] = {ent(0, 4096)};
-	struct card_split_ cur = {.sg = sg, .nsg = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -169,8 +169,8 @@ static void test_max_seg_size(void **state)
 static void test_seg_boundary(void **state)
 {
 	struct mmchal_sg sg[1] = {ent(0xf00, 1024)};
-	struct card_split_ cur = {.sg = sg, .nsg = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -191,8 +191,8 @@ static void test_virt_boundary(void **state)
 	struct mmchal_sg ok[3] = {ent(0x1200, 0xe00), ent(0x4000, 0x1000), ent(0x8000, 0x200)};
 	struct mmchal_sg gap[2] = {ent(0x1000, 512), ent(0x5000, 512)};
 	struct mmchal_sg mid[2] = {ent(0x1000, 256), ent(0x5000, 256)};
-	struct card_split_ cur = {.sg = ok, .nsg = 3};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = ok, .nsg = 3};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 	uint32_t n, b;
 
@@ -201,16 +201,16 @@ static void test_virt_boundary(void **state)
 	assert_int_equal(next(&cur, &l, &list, 16), 3);
 	assert_ptr_equal(list, ok);
 	/* an entry ending off a page: the next one goes in a new request */
-	cur = (struct card_split_){.sg = gap, .nsg = 2};
+	cur = (struct mmchal_card_split_){.sg = gap, .nsg = 2};
 	assert_int_equal(next(&cur, &l, &list, 1), 1);
 	assert_ptr_equal(list, &gap[0]);
 	assert_int_equal(next(&cur, &l, &list, 1), 1);
 	assert_ptr_equal(list, &gap[1]);
 	/* the same gap inside a block cannot be split */
-	cur = (struct card_split_){.sg = mid, .nsg = 2};
-	assert_int_equal(card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
+	cur = (struct mmchal_card_split_){.sg = mid, .nsg = 2};
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
 	/* without the boundary the same list is one request */
-	cur = (struct card_split_){.sg = mid, .nsg = 2};
+	cur = (struct mmchal_card_split_){.sg = mid, .nsg = 2};
 	l.virt_boundary = 0;
 	assert_int_equal(next(&cur, &l, &list, 1), 2);
 }
@@ -218,8 +218,8 @@ static void test_virt_boundary(void **state)
 static void test_seg_size_cut_keeps_virt_boundary(void **state)
 {
 	struct mmchal_sg sg[1] = {ent(0x1000, 0x3000)};
-	struct card_split_ cur = {.sg = sg, .nsg = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -234,8 +234,8 @@ static void test_seg_size_cut_keeps_virt_boundary(void **state)
 static void test_dma_only_buffers(void **state)
 {
 	struct mmchal_sg sg[1] = {{.cpu = NULL, .phys = 0x80000000u, .len = 2048}};
-	struct card_split_ cur = {.sg = sg, .nsg = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 
 	(void)state;
@@ -252,18 +252,18 @@ static void test_dma_only_buffers(void **state)
 static void test_bad_cursor(void **state)
 {
 	struct mmchal_sg sg[1] = {ent(0, 512)};
-	struct card_split_ cur = {.sg = sg, .nsg = 1, .idx = 1};
-	struct card_split_lim_ l = lim_default();
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 1, .idx = 1};
+	struct mmchal_card_split_lim_ l = lim_default();
 	const struct mmchal_sg *list;
 	uint32_t n, b;
 
 	(void)state;
-	assert_int_equal(card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
 	cur.idx = 0;
 	l.max_blocks = 0;
-	assert_int_equal(card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 16, &list, &n, &b), MMCHAL_EINVAL);
 	l.max_blocks = 1;
-	assert_int_equal(card_split_next_(&cur, &l, out, 0, &list, &n, &b), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 0, &list, &n, &b), MMCHAL_EINVAL);
 }
 
 int main(void)

@@ -1,0 +1,33 @@
+# step: device-tree probe: mmchal-probe on every shared board, then fuzz_dt for 60 s
+# Runs from the project root after the common steps (build/dev and the fuzz
+# preset are configured by then; both are (re)built here as needed).
+shared=../shared/data/dt
+
+cmake --build build/dev -j2 --target mmchal-probe
+probe=build/dev/tools/probe/mmchal-probe
+for f in "$shared"/*.dtb; do
+	# Both formats must succeed; the table goes to the log in short form.
+	"$probe" --json "$f" >"build/dev/probe-$(basename "$f" .dtb).json"
+	"$probe" "$f" >"build/dev/probe-$(basename "$f" .dtb).txt"
+	printf '%s: %s SDHI node(s):' "$(basename "$f")" \
+		"$(sed -n 's/^SDHI nodes: *//p' "build/dev/probe-$(basename "$f" .dtb).txt")"
+	awk '/^\//{p=$1} /^  status/{s=$2} /^  backend/{printf " %s(%s,%s", p, s, $2}
+	     /^  bus_shift/{printf ",shift %s)", $2}' "build/dev/probe-$(basename "$f" .dtb).txt"
+	echo
+done
+# Bad input: exit status 1 and one line on stderr.
+head -c 1000 "$shared/r8a7790-lager.dtb" >build/dev/probe-truncated.dtb
+rc=0
+"$probe" build/dev/probe-truncated.dtb 2>build/dev/probe-truncated.err || rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l <build/dev/probe-truncated.err)" -eq 1 ] ||
+	{ echo "mmchal-probe: truncated blob gave status $rc"; cat build/dev/probe-truncated.err; exit 1; }
+echo "truncated blob: $(cat build/dev/probe-truncated.err)"
+
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target fuzz_dt
+mkdir -p build/fuzz/corpus-fuzz_dt
+build/fuzz/fuzz/fuzz_dt -timeout=5 -max_total_time=60 -print_final_stats=1 \
+	build/fuzz/corpus-fuzz_dt "$shared" 2>build/fuzz/fuzz_dt.log ||
+	{ tail -50 build/fuzz/fuzz_dt.log; exit 1; }
+echo "fuzz_dt:"
+grep '^stat::' build/fuzz/fuzz_dt.log
