@@ -40,12 +40,21 @@ enum mmchal_plan {
 
 /** @brief What the core hands a backend to start. */
 struct mmchal_xfer {
-	struct mmchal_cmd *cmd;            /**< command to issue */
-	struct mmchal_data *data;          /**< data phase, or NULL */
-	bool auto_stop;                    /**< let the controller send CMD12 after the data */
+	struct mmchal_cmd *cmd;   /**< command to issue */
+	struct mmchal_data *data; /**< data phase, or NULL */
+	/** let the controller send CMD12 after the data (set only on a host with
+	    ::MMCHAL_BUS_AUTO_CMD12, for an open-ended multiple-block transfer with a STOP
+	    and no SET_BLOCK_COUNT); when the data phase ends without an error the
+	    backend stores the automatic CMD12's response in @c stop->resp, or its
+	    failure in @c stop->error, before it reports ::MMCHAL_EV_DATA_DONE (on a
+	    host with ::MMCHAL_BUS_HW_BUSY only after the end of CMD12's busy); after a
+	    data error the core sends STOP itself */
+	bool auto_stop;
 	enum mmchal_plan plan;             /**< data path; PIO uses @c data->sg's CPU addresses */
 	const struct mmchal_dma_seg *segs; /**< mapped segments for DMA plans, else NULL */
 	uint32_t nsegs;                    /**< entries in @c segs */
+	struct mmchal_cmd *stop;           /**< with @c auto_stop: the STOP the controller
+						sends, for its response; else NULL */
 };
 
 /** @name Events reported by ::mmchal_backend_ops::handle_irq

@@ -74,13 +74,13 @@ enum mmchal_req_check {
  */
 struct mmchal_sg_summary {
 	uint64_t phys_or;  /**< OR of every entry's physical start */
-	uint64_t last_or;  /**< OR of every entry's last byte */
 	uint64_t last_and; /**< AND of every entry's last byte: every end (last + 1) is
 				aligned to a power of two a exactly when (last_and & (a - 1))
 				== a - 1 */
 	uint64_t cross_or; /**< OR of start XOR last byte: a boundary mask m is crossed by
 				some entry exactly when (cross_or & ~m) != 0 */
-	uint32_t len_max;  /**< longest entry */
+	uint32_t len1_or;  /**< OR of every entry's length - 1: every length is at most
+				len1_or + 1, and every last byte at most phys_or + len1_or */
 	bool valid;        /**< filled in (by mmchal_request_check() of a request with data) */
 };
 

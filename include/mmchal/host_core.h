@@ -23,7 +23,11 @@
  * with ::MMCHAL_BUS_HW_BUSY, else polling the backend's @c card_busy). A data
  * phase that ends with fewer blocks than asked (the backend's @c blocks_done)
  * fails with ::MMCHAL_EIO; @c bytes_xfered counts only the blocks known to
- * have moved. A data phase's timeout is @c timeout_ns per block, or the
+ * have moved. On a host with ::MMCHAL_BUS_AUTO_CMD12 an open-ended
+ * multiple-block transfer whose STOP is a plain CMD12 (argument 0) is ended
+ * by the controller (::mmchal_xfer::auto_stop): no CMD12 is sent, the
+ * backend fills in the STOP's response or error; after a failed data phase
+ * the core still sends STOP itself. A data phase's timeout is @c timeout_ns per block, or the
  * host's data timeout for the whole phase when it is 0.
  *
  * PIO retry (::mmchal_host_cfg::pio_retry): a DMA plan whose data phase
@@ -85,6 +89,11 @@ struct mmchal_host_cfg {
 	struct mmchal_dma_seg *seg_table; /**< device segment table for DIRECT transfers of
 					       more than one segment; NULL = one segment */
 	uint32_t seg_table_len;           /**< entries in @c seg_table */
+	/** called when the backend reports ::MMCHAL_EV_CARD_CHANGE (card inserted or
+	    removed), from mmchal_host_irq() or mmchal_host_poll() after the host lock
+	    is dropped, in that caller's context; NULL = not told (still counted) */
+	void (*card_change)(void *arg);
+	void *card_change_arg; /**< argument of @c card_change */
 };
 
 /** @brief Counters of a host. */
@@ -105,10 +114,30 @@ struct mmchal_host_stats {
 	uint64_t unmap_errors;      /**< IOMMU unmaps that failed */
 	uint64_t spurious;          /**< events with no request in flight */
 	uint64_t defer_inline;      /**< DEFERRED completions run inline (schedule_work failed) */
+	uint64_t card_changes;      /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
 	uint32_t iova_pages;        /**< IOMMU pages mapped now */
 	uint32_t iova_pages_peak;   /**< most IOMMU pages mapped at once */
 	uint32_t bounce_slots;      /**< bounce slots in use now */
 	uint32_t bounce_slots_peak; /**< most bounce slots in use at once */
+};
+
+/**
+ * @brief Private: what the planner would decide for one direction from the
+ *        host alone, derived at every card change, so that the common
+ *        request needs a few mask tests instead of a planner run.
+ */
+struct mmchal_host_plan_fast {
+	uint8_t mode;        /**< private: 0 = run the planner, 1 = PIO (no engine),
+				  2 = DIRECT when the list passes the masks */
+	bool iommu;          /**< private: DIRECT through the IOMMU, merging off */
+	uint32_t segs;       /**< private: most segments the engine takes */
+	uint32_t seg_max;    /**< private: the engine's largest segment */
+	uint64_t start_mask; /**< private: bits no start may have (alignment, granule) */
+	uint64_t gran1;      /**< private: granule - 1: bits every last byte has */
+	uint64_t last_max;   /**< private: highest last byte the engine reaches */
+	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
+	uint64_t min_len;    /**< private: shortest DMA transfer */
+	uint64_t max_xfer;   /**< private: longest DMA transfer */
 };
 
 /**
@@ -127,9 +156,12 @@ struct mmchal_host {
 	uint32_t busy_timeout_ms;        /**< private */
 	bool pio_retry;                  /**< private */
 	bool noncoherent;                /**< private: the port does cache maintenance */
+	void (*card_change)(void *arg);  /**< private: card change callback */
+	void *card_change_arg;           /**< private */
 	struct mmchal_caps caps;         /**< private: queried capabilities */
 	struct mmchal_limits limits;     /**< private: limits for the current card */
 	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
+	struct mmchal_host_plan_fast pfast[MMCHAL_DIR_COUNT]; /**< private: per direction */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */
 	struct mmchal_request *req;      /**< private: request in flight */

@@ -9,6 +9,8 @@
 #include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 
+#include "core/dma_plan_priv.h"
+#include "core/hints.h"
 #include "core/mem.h"
 
 /* Every response flag the library knows. */
@@ -43,42 +45,39 @@ static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
 
 /*
  * One pass: the summary, and whether every per-entry check passes (false:
- * maybe not, check_sg() decides). A handful of instructions per entry: the
- * rules are folded into ORs and ANDs that the checks test once afterwards.
+ * maybe not, check_sg() decides). No branch per entry: the rules are folded
+ * into ORs and ANDs that the checks test once afterwards (a zero length
+ * wraps to the largest len - 1 and fails the length test).
  */
-static bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
-		      struct mmchal_sg_summary *sum)
+static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
+				   struct mmchal_sg_summary *sum)
 {
 	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
-	uint32_t seg_max1 = lim->max_seg_size - 1u;
-	uint64_t phys_or = 0, last_or = 0, last_and = UINT64_MAX, cross_or = 0, total = 0;
-	uint32_t len_max = 0;
+	uint64_t phys_or = 0, last_and = UINT64_MAX, cross_or = 0, total = d->sg_len;
+	uint32_t len1_or = 0;
 	uint64_t vb = lim->virt_boundary;
 
 	for (; s != end; s++) {
 		uint64_t p = s->phys;
-		uint32_t len1 = s->len - 1u; /* a zero length wraps to the largest */
+		uint32_t len1 = s->len - 1u;
 		uint64_t last = p + len1;
 
-		if (len1 > seg_max1)
-			return false;
 		phys_or |= p;
-		last_or |= last;
 		last_and &= last;
 		cross_or |= p ^ last;
-		len_max = len1 + 1u > len_max ? len1 + 1u : len_max;
-		total += len1 + 1u;
+		len1_or |= len1;
+		total += len1;
 	}
-	/* An entry can wrap only from the top 4 GiB (lengths are 32 bits): if no
-	 * start may lie there, none wraps; else let check_sg() look. */
-	if ((phys_or >> 32) == 0xffffffffu)
-		return false;
 	sum->phys_or = phys_or;
-	sum->last_or = last_or;
 	sum->last_and = last_and;
 	sum->cross_or = cross_or;
-	sum->len_max = len_max;
+	sum->len1_or = len1_or;
 	sum->valid = false;
+	/* every len - 1 below max_seg_size when their OR is (none is 0 then);
+	 * an entry can wrap only from the top 4 GiB (lengths are 32 bits): if no
+	 * start may lie there, none wraps; else let check_sg() look */
+	if (len1_or >= lim->max_seg_size || (phys_or >> 32) == 0xffffffffu)
+		return false;
 	if (total != (uint64_t)d->blksz * d->blocks ||
 	    (lim->seg_boundary != 0 && (cross_or & ~lim->seg_boundary) != 0))
 		return false;
@@ -96,13 +95,13 @@ static void summary_of(const struct mmchal_data *d, struct mmchal_sg_summary *su
 	struct mmchal_limits open = {.max_seg_size = UINT32_MAX};
 
 	if (!summarize(d, &open, sum)) {
-		/* only the sum or a zero or wrapping entry can stop it, which the
-		 * request checks refused: make the summary say "maybe" everywhere */
+		/* a start in the top 4 GiB, the sum, or a zero or wrapping entry
+		 * (which the request checks refused) stopped it: make the summary
+		 * say "maybe" everywhere */
 		sum->phys_or = UINT64_MAX;
-		sum->last_or = UINT64_MAX;
 		sum->last_and = 0;
 		sum->cross_or = UINT64_MAX;
-		sum->len_max = UINT32_MAX;
+		sum->len1_or = UINT32_MAX;
 	}
 	sum->valid = true;
 }
@@ -143,8 +142,72 @@ static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim
 	return 0;
 }
 
+static int check_exact(const struct mmchal_request *req, const struct mmchal_limits *lim,
+		       struct mmchal_req_check_info *info);
+
+/* Nonzero when a command's index or response flags are out of range. */
+static uint32_t cmd_bad(const struct mmchal_cmd *c)
+{
+	uint32_t f = c->flags;
+
+	/* flags beyond MMCHAL_RSP_PRESENT count only when it is set (bit 0) */
+	return (c->opcode & ~63u) | (f & ~RSP_ALL) |
+	       ((f & ~MMCHAL_RSP_PRESENT) & ((f & MMCHAL_RSP_PRESENT) - 1u));
+}
+
+/*
+ * Every check at once, without naming a failure: true proves the request
+ * valid (and fills @p sum); false means maybe not, and check_exact() names the
+ * first failed check or finds none.
+ */
+static bool quick_ok(const struct mmchal_request *req, const struct mmchal_limits *lim,
+		     struct mmchal_sg_summary *sum)
+{
+	const struct mmchal_data *d = req->data;
+	const struct mmchal_cmd *sbc = req->sbc, *stop = req->stop;
+	uint32_t bad = cmd_bad(req->cmd);
+	uint64_t total;
+
+	if (sbc)
+		bad |= cmd_bad(sbc);
+	if (stop)
+		bad |= cmd_bad(stop);
+	if (!d) {
+		sum->valid = false;
+		return !bad && !sbc && !stop;
+	}
+	total = (uint64_t)d->blksz * d->blocks;
+	bad |= ((req->cmd->flags & (MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_BUSY)) ^
+		MMCHAL_RSP_PRESENT) |
+	       ((uint32_t)d->dir & ~1u);
+	if (sbc)
+		bad |= (sbc->arg & 0xffffu) ^ d->blocks;
+	/* 0 wraps to the largest value in the "- 1u" tests */
+	if (bad || d->blksz - 1u >= lim->max_blk_size || d->blocks - 1u >= lim->max_blk_count ||
+	    total > lim->max_req_size || total > UINT32_MAX || !d->sg ||
+	    d->sg_len - 1u >= lim->max_segs)
+		return false;
+	return summarize(d, lim, sum);
+}
+
 int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_limits *lim,
 			 struct mmchal_req_check_info *info)
+{
+	struct mmchal_sg_summary tmp;
+
+	if (req && req->cmd && lim && quick_ok(req, lim, info ? &info->sum : &tmp)) {
+		if (info) {
+			info->why = MMCHAL_REQ_OK;
+			info->index = 0;
+		}
+		return 0;
+	}
+	return check_exact(req, lim, info);
+}
+
+/* The checks one by one, in the documented order: the first failure is named. */
+static int check_exact(const struct mmchal_request *req, const struct mmchal_limits *lim,
+		       struct mmchal_req_check_info *info)
 {
 	const struct mmchal_cmd *cmds[3];
 	const struct mmchal_data *d;
@@ -351,11 +414,15 @@ static bool maybe_obstacle(const struct mmchal_plan_env *env, const struct mmcha
 	 * to it; otherwise engine_obstacle() looks at the lengths */
 	if (d->sg_len > segs || (sum->phys_or & align1) != 0 ||
 	    ((sum->phys_or & gran1) != 0 || (sum->last_and & gran1) != gran1) ||
-	    sum->len_max > c->max_seg_size)
+	    sum->len1_or >= c->max_seg_size)
 		return true;
 	if (iommu)
 		return false;
-	return (c->addr_bits != 0 && c->addr_bits < 64 && (sum->last_or >> c->addr_bits) != 0) ||
+	/* every last byte <= phys_or + len1_or, which cannot overflow: the
+	 * summary of a valid list has no start in the top 4 GiB, and a "maybe"
+	 * summary stopped at len1_or above */
+	return (c->addr_bits != 0 && c->addr_bits < 64 &&
+		((sum->phys_or + sum->len1_or) >> c->addr_bits) != 0) ||
 	       (c->seg_boundary != 0 && (sum->cross_or & ~c->seg_boundary) != 0);
 }
 
@@ -368,12 +435,7 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
 int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 			const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
 {
-	const struct mmchal_dma_dir_caps *c;
 	struct mmchal_sg_summary tmp;
-	bool iommu, noncoherent;
-	enum mmchal_plan_reason why;
-	uint64_t total;
-	uint32_t index = 0;
 
 	if (!env || !env->dma || !data || !out || !dir_ok(data->dir) || !data->sg ||
 	    data->sg_len == 0 || env->seg_table == 0)
@@ -382,6 +444,18 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 		summary_of(data, &tmp);
 		sum = &tmp;
 	}
+	return mmchal_dma_plan_checked_(env, data, sum, out);
+}
+
+int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
+{
+	const struct mmchal_dma_dir_caps *c;
+	bool iommu, noncoherent;
+	enum mmchal_plan_reason why;
+	uint64_t total;
+	uint32_t index = 0;
+
 	iommu = env->iommu && env->iommu->present;
 	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
 	out->index = 0;
@@ -434,17 +508,12 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 	return 0;
 }
 
-bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
-			     const struct mmchal_dma_seg *segs, uint32_t nsegs, bool merged,
-			     uint32_t *index)
+/* The exact per-segment test of mmchal_dma_check_mapped(): the first bad one. */
+static bool mapped_exact(const struct mmchal_dma_dir_caps *caps, const struct mmchal_dma_seg *segs,
+			 uint32_t nsegs, uint32_t *index)
 {
-	uint32_t align;
+	uint32_t align = caps->addr_align > 1u ? caps->addr_align : 1u;
 
-	if (index)
-		*index = 0;
-	if (!caps || !segs || nsegs == 0 || (merged && nsegs != 1u) || nsegs > caps->max_segs)
-		return false;
-	align = caps->addr_align > 1u ? caps->addr_align : 1u;
 	for (uint32_t i = 0; i < nsegs; i++) {
 		const struct mmchal_dma_seg *s = &segs[i];
 
@@ -459,6 +528,43 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
 	}
 	if (index)
 		*index = 0;
+	return true;
+}
+
+bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
+			     const struct mmchal_dma_seg *segs, uint32_t nsegs, bool merged,
+			     uint32_t *index)
+{
+	const struct mmchal_dma_seg *s = segs, *end;
+	uint64_t addr_or = 0, last_and = UINT64_MAX, cross_or = 0;
+	uint64_t align1, gran1;
+	uint32_t len1_or = 0;
+
+	if (index)
+		*index = 0;
+	if (!caps || !segs || nsegs == 0 || (merged && nsegs != 1u) || nsegs > caps->max_segs)
+		return false;
+	/* One branch-free pass, as summarize() does for the caller's list; any
+	 * doubt goes to the exact test, which also names the segment. */
+	for (end = segs + nsegs; s != end; s++) {
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		addr_or |= s->addr;
+		last_and &= last;
+		cross_or |= s->addr ^ last;
+		len1_or |= len1;
+	}
+	align1 = caps->addr_align > 1u ? caps->addr_align - 1u : 0;
+	gran1 = caps->len_granule > 1u ? caps->len_granule - 1u : 0;
+	/* a length is a multiple of the granule when its start and end are
+	 * aligned to it; every last byte is at most addr_or + len1_or */
+	if (len1_or >= caps->max_seg_size || (addr_or >> 32) == 0xffffffffu ||
+	    (addr_or & (align1 | gran1)) != 0 || (last_and & gran1) != gran1 ||
+	    (caps->addr_bits != 0 && caps->addr_bits < 64 &&
+	     ((addr_or + len1_or) >> caps->addr_bits) != 0) ||
+	    (caps->seg_boundary != 0 && (cross_or & ~caps->seg_boundary) != 0))
+		return mapped_exact(caps, segs, nsegs, index);
 	return true;
 }
 

@@ -11,6 +11,8 @@
 
 #include <mmchal/host_core.h>
 
+#include "core/hints.h"
+
 /* "MHST": the host is live. */
 #define HOST_MAGIC 0x4d485354u
 

@@ -46,6 +46,7 @@
 #include <mmchal/host_core.h>
 #include <mmchal/error.h>
 
+#include "core/dma_plan_priv.h"
 #include "core/host_priv.h"
 #include "core/mem.h"
 
@@ -55,18 +56,19 @@
 #define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
+#define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
 
 /* Events that belong to a request (card change and SDIO interrupts do not). */
 #define EV_REQUEST                                                                               \
 	(MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_DATA_ERROR | \
 	 MMCHAL_EV_BUSY_DONE)
 
-static uint64_t now_ns(struct mmchal_host *h)
+static CORE_INLINE_ uint64_t now_ns(struct mmchal_host *h)
 {
 	return h->port.ops->now_ns(h->port.ctx);
 }
 
-static void arm(struct mmchal_host *h, uint64_t ns)
+static CORE_INLINE_ void arm(struct mmchal_host *h, uint64_t ns)
 {
 	uint64_t t = now_ns(h);
 
@@ -95,27 +97,29 @@ static bool running(uint32_t s)
 
 /* ------------------------------------------------------------ transitions */
 
-static bool to_done(struct mmchal_host *h)
+static CORE_INLINE_ bool to_done(struct mmchal_host *h)
 {
 	h->state = HS_DONE;
 	return true;
 }
 
 /* Put @p cmd on the line (with @p data armed). */
-static int issue(struct mmchal_host *h, struct mmchal_cmd *cmd, struct mmchal_data *data)
+static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
+			      struct mmchal_data *data)
 {
 	h->cur = cmd;
 	cmd->error = 0;
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
-	h->xfer.auto_stop = false;
+	h->xfer.auto_stop = data && (h->flags & HF_AUTO_STOP);
+	h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
 	h->xfer.plan = data ? h->plan.plan : MMCHAL_PLAN_PIO;
 	h->xfer.segs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
 	h->xfer.nsegs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
 	return h->be.ops->start(h->be.ctx, &h->xfer);
 }
 
-static bool go_cmd(struct mmchal_host *h)
+static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -130,7 +134,7 @@ static bool go_cmd(struct mmchal_host *h)
 	return false;
 }
 
-static bool go_stop(struct mmchal_host *h)
+static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -145,7 +149,7 @@ static bool go_stop(struct mmchal_host *h)
 	return false;
 }
 
-static bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
+static CORE_INLINE_ bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
 {
 	/* Without a way to see DAT0 the caller's stack polls CMD13 itself. */
 	if (!(h->caps.host.bus & MMCHAL_BUS_HW_BUSY) && !h->be.ops->card_busy)
@@ -156,7 +160,7 @@ static bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
 	return false;
 }
 
-static bool begin(struct mmchal_host *h)
+static CORE_INLINE_ bool begin(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err;
@@ -203,7 +207,7 @@ static bool data_failed(struct mmchal_host *h, int err)
 	return to_done(h);
 }
 
-static bool data_events(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
@@ -220,13 +224,22 @@ static bool data_events(struct mmchal_host *h, uint32_t ev)
 			return data_failed(h, MMCHAL_EIO);
 	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
+	if (h->flags & HF_AUTO_STOP) {
+		/* the controller sent CMD12; the backend filled in its answer */
+		if (r->stop->error)
+			return to_done(h);
+		/* with HW_BUSY the data phase ends after CMD12's busy (backend.h) */
+		if (is_busy_cmd(r->stop) && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY))
+			return go_busy(h, r->stop);
+		return to_done(h);
+	}
 	if (r->stop && !r->sbc)
 		return go_stop(h);
 	return to_done(h);
 }
 
 /* One step of the state machine; true once DONE. */
-static bool step(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
@@ -274,7 +287,7 @@ static bool step(struct mmchal_host *h, uint32_t ev)
 }
 
 /* Advance by the backend's events; the end of busy may come with the response. */
-static bool on_events(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool on_events(struct mmchal_host *h, uint32_t ev)
 {
 	bool fin = step(h, ev);
 
@@ -325,6 +338,10 @@ static void *bounce_cpu(const struct mmchal_host *h)
 	return h->bounce->mem + (h->segs[0].addr - h->bounce->dma);
 }
 
+static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
+			 const struct mmchal_dma_dir_caps *c);
+static bool all_cpu(const struct mmchal_data *d);
+
 /* The planner's view of the host; again at every card change (host.c). */
 void mmchal_host_plan_env_(struct mmchal_host *h)
 {
@@ -342,6 +359,74 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
+	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++)
+		plan_fast_of(h, &h->pfast[dir], &h->caps.dma.dir[dir]);
+}
+
+/*
+ * The planner's answer when it depends on the host alone (DESIGN.md section
+ * 5, dma_plan.h steps 1-5): no engine -> PIO; a coherent engine and no
+ * merging -> DIRECT exactly when the list passes the engine's tests, which
+ * mmchal_dma_plan() makes from the summary the same way (maybe_obstacle()).
+ * Everything else (cache maintenance, merging) runs the planner.
+ */
+static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
+			 const struct mmchal_dma_dir_caps *c)
+{
+	const struct mmchal_plan_env *env = &h->penv;
+	bool iommu = env->iommu && env->iommu->present;
+
+	*f = (struct mmchal_host_plan_fast){0};
+	if (env->dma->kind == MMCHAL_DMA_NONE) {
+		f->mode = 1;
+		return;
+	}
+	if ((env->cache_line != 0 && !c->coherent) || (iommu && env->merge))
+		return;
+	f->mode = 2;
+	f->iommu = iommu;
+	f->segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
+	f->seg_max = c->max_seg_size;
+	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
+	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
+	/* behind the IOMMU, address bits and boundary are checked after mapping */
+	f->last_max = iommu || c->addr_bits == 0 || c->addr_bits >= 64
+			      ? UINT64_MAX
+			      : (UINT64_C(1) << c->addr_bits) - 1u;
+	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	f->min_len = c->min_len;
+	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+}
+
+/* Plan a validated data phase: the host's precomputed answer, else the planner. */
+static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_data *d,
+				  const struct mmchal_sg_summary *sum)
+{
+	const struct mmchal_host_plan_fast *f = &h->pfast[d->dir];
+	struct mmchal_plan_result *out = &h->plan;
+	uint64_t total = (uint64_t)d->blksz * d->blocks;
+
+	if (f->mode == 1 && all_cpu(d)) {
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
+						   .reason = MMCHAL_PR_NO_ENGINE,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_NO_IOMMU};
+		return 0;
+	}
+	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
+	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
+	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
+	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
+	    total >= f->min_len && total <= f->max_xfer) {
+		*out = (struct mmchal_plan_result){
+			.plan = MMCHAL_PLAN_DIRECT,
+			.reason = f->iommu ? MMCHAL_PR_DIRECT_IOMMU : MMCHAL_PR_DIRECT,
+			.nobounce = MMCHAL_NB_NONE,
+			.merge = f->iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU,
+			.iommu = f->iommu};
+		return 0;
+	}
+	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
 /* Map through the IOMMU and check the result; false: the engine cannot take it. */
@@ -364,7 +449,7 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	return 0;
 }
 
-static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
+static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 {
 	int err;
 
@@ -382,9 +467,21 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 				return err;
 		}
 	} else if (h->plan.plan == MMCHAL_PLAN_DIRECT) {
-		for (uint32_t i = 0; i < d->sg_len; i++) {
-			h->segs[i].addr = d->sg[i].phys;
-			h->segs[i].len = d->sg[i].len;
+		const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
+		struct mmchal_dma_seg *o = h->segs;
+
+		/* two entries a round: half the loop overhead per segment */
+		if (d->sg_len & 1u) {
+			o->addr = s->phys;
+			o->len = s->len;
+			s++;
+			o++;
+		}
+		for (; s != end; s += 2, o += 2) {
+			o[0].addr = s[0].phys;
+			o[0].len = s[0].len;
+			o[1].addr = s[1].phys;
+			o[1].len = s[1].len;
 		}
 		h->nsegs = d->sg_len;
 	}
@@ -414,6 +511,16 @@ static int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 	return 0;
 }
 
+/* Does release_data() have nothing to do? */
+static CORE_INLINE_ bool nothing_to_release(const struct mmchal_host *h)
+{
+	const struct mmchal_data *d = h->req->data;
+
+	return !d || h->plan.plan == MMCHAL_PLAN_PIO ||
+	       (h->plan.plan == MMCHAL_PLAN_DIRECT && !h->plan.iommu &&
+		!(needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD));
+}
+
 /* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
 static void release_data(struct mmchal_host *h)
 {
@@ -439,12 +546,10 @@ static void release_data(struct mmchal_host *h)
 	}
 }
 
-static void note_usage(struct mmchal_host *h)
+static void note_usage_of(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
-	if (!h->dom && !h->bounce)
-		return;
 	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
 	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
 	if (st->iova_pages > st->iova_pages_peak)
@@ -453,7 +558,14 @@ static void note_usage(struct mmchal_host *h)
 		st->bounce_slots_peak = st->bounce_slots;
 }
 
-static void count_plan(struct mmchal_host *h)
+/* IOVA pages and bounce slots now and at peak; nothing to do without either. */
+static inline void note_usage(struct mmchal_host *h)
+{
+	if (h->dom || h->bounce)
+		note_usage_of(h);
+}
+
+static CORE_INLINE_ void count_plan(struct mmchal_host *h)
 {
 	h->st.plan[h->plan.plan]++;
 	h->st.reason[h->plan.plan][h->plan.reason]++;
@@ -462,7 +574,7 @@ static void count_plan(struct mmchal_host *h)
 
 /* ------------------------------------------------------------ completion */
 
-static int first_error(const struct mmchal_request *r)
+static CORE_INLINE_ int first_error(const struct mmchal_request *r)
 {
 	if (r->sbc && r->sbc->error)
 		return r->sbc->error;
@@ -476,7 +588,7 @@ static int first_error(const struct mmchal_request *r)
 }
 
 /* Under the lock: counters, IDLE. Constant work. */
-static struct mmchal_request *commit(struct mmchal_host *h)
+static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 	int err = first_error(r);
@@ -567,7 +679,7 @@ static void deferred_complete(void *arg)
 }
 
 /* Called with the lock held; drops it. @p in_irq: interrupt context. */
-static int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
+static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
 {
 	enum mmchal_completion_policy pol = h->limits.policy;
 
@@ -577,6 +689,18 @@ static int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_
 	}
 	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
 		complete(h, f, true);
+		return 1;
+	}
+	/* Nothing to unmap, copy or invalidate and no retry: the commit is the
+	 * whole completion, in this lock section (DEFERRED still defers the
+	 * callback out of the interrupt). */
+	if (!(h->flags & HF_RETRY) && nothing_to_release(h) &&
+	    (pol != MMCHAL_POLICY_DEFERRED || !in_irq)) {
+		struct mmchal_request *r = commit(h);
+
+		host_unlock_(h, f);
+		if (r->done)
+			r->done(r);
 		return 1;
 	}
 	host_unlock_(h, f);
@@ -597,6 +721,7 @@ int mmchal_host_irq(struct mmchal_host *h)
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
 	bool fin = false;
+	int ret;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
@@ -607,7 +732,12 @@ int mmchal_host_irq(struct mmchal_host *h)
 		fin = on_events(h, ev);
 	else if (ev & EV_REQUEST)
 		h->st.spurious++;
-	return finish(h, f, fin, true);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		h->st.card_changes++;
+	ret = finish(h, f, fin, true);
+	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+		h->card_change(h->card_change_arg);
+	return ret;
 }
 
 int mmchal_host_poll(struct mmchal_host *h)
@@ -615,16 +745,21 @@ int mmchal_host_poll(struct mmchal_host *h)
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
 	bool fin = false;
+	int ret;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
 	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		h->st.card_changes++;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
 			h->st.spurious++;
 		host_unlock_(h, f);
+		if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+			h->card_change(h->card_change_arg);
 		return 0;
 	}
 	fin = on_events(h, ev);
@@ -640,7 +775,10 @@ int mmchal_host_poll(struct mmchal_host *h)
 	}
 	if (!fin && now_ns(h) >= h->deadline_ns)
 		fin = expire(h, MMCHAL_ETIMEDOUT);
-	return finish(h, f, fin, false);
+	ret = finish(h, f, fin, false);
+	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
+		h->card_change(h->card_change_arg);
+	return ret;
 }
 
 int mmchal_host_abort(struct mmchal_host *h)
@@ -710,12 +848,20 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	if (req->stop)
 		req->stop->error = 0;
 	req->cmd->error = 0;
+	/* An open-ended transfer on a controller that ends it by itself (Linux
+	 * tmio_mmc_start_command: auto CMD12 only for a plain CMD12 without an
+	 * argument). */
+	if (req->stop && !req->sbc && req->data && req->data->blocks > 1u &&
+	    (h->caps.host.bus & MMCHAL_BUS_AUTO_CMD12) && req->stop->opcode == 12u &&
+	    req->stop->arg == 0)
+		h->flags |= HF_AUTO_STOP;
 	/* 3. Plan, 4. map or bounce, with cache maintenance. */
 	h->plan.plan = MMCHAL_PLAN_PIO;
 	h->plan.iommu = false;
 	h->nsegs = 0;
 	if (req->data) {
-		if (mmchal_dma_plan_sum(&h->penv, req->data, &why.sum, &h->plan) != 0)
+		/* the check made the summary; the environment is the host's own */
+		if (plan_data(h, req->data, &why.sum) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;

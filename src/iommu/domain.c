@@ -55,8 +55,13 @@ int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
 	if (first == 0)
 		first = 1;
 	last = ap_end >> shift;
-	if (((ap_end + 1u) & (caps.page_size - 1u)) != 0 && ap_end != UINT64_MAX)
-		last--; /* the last page is only partly inside */
+	if (((ap_end + 1u) & (caps.page_size - 1u)) != 0 && ap_end != UINT64_MAX) {
+		/* the last page is only partly inside; an aperture that ends
+		 * inside page 0 holds no whole page at all */
+		if (last == 0)
+			return MMCHAL_EINVAL;
+		last--;
+	}
 	if (last > MMCHAL_IOVA_PFN_MAX)
 		last = MMCHAL_IOVA_PFN_MAX;
 	if (last < first)

@@ -47,6 +47,10 @@ static struct {
 	uint32_t off; /* offset of the buffers in buf */
 } g;
 
+/* Extra MMCHAL_BUS_* bits and the card change callback of the next setup(). */
+static uint32_t extra_bus;
+static void (*change_fn)(void *arg);
+
 static uint8_t pattern(uint32_t off)
 {
 	return (uint8_t)(off * 7u + (off >> 9) * 13u + 1u);
@@ -68,7 +72,7 @@ static void setup(enum kind k, bool pio_retry)
 	mc.log = mlog;
 	mc.log_len = 16;
 	mc.host.completion = MMCHAL_COMPLETES_IN_IRQ;
-	mc.host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_CMD23;
+	mc.host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_CMD23 | extra_bus;
 	mc.host.merge_capable = k == K_MERGED;
 	if (k != K_PIO) {
 		mc.dma.kind = MMCHAL_DMA_INTERNAL;
@@ -94,6 +98,8 @@ static void setup(enum kind k, bool pio_retry)
 	hc.seg_table = g.table;
 	hc.seg_table_len = 8;
 	hc.pio_retry = pio_retry;
+	hc.card_change = change_fn;
+	hc.card_change_arg = &g.host;
 	hc.busy_timeout_ms = 5;
 	hc.cmd_timeout_ms = 5;
 	if (k == K_MERGED || k == K_DIRECT_IOMMU) {
@@ -380,6 +386,104 @@ static void test_data_faults(void **state)
 	}
 }
 
+/* R1 card status bits 12:9: the state the command found the card in. */
+static uint32_t r1_state(uint32_t r1)
+{
+	return (r1 >> 9) & 0xfu;
+}
+
+/* With MMCHAL_BUS_AUTO_CMD12 the controller ends an open-ended transfer. */
+static void test_auto_stop(void **state)
+{
+	(void)state;
+	extra_bus = MMCHAL_BUS_AUTO_CMD12;
+	for (int k = 0; k < K_COUNT; k++) {
+		uint32_t before;
+
+		setup((enum kind)k, false);
+		card_to_tran();
+		/* read: no CMD12 on the line, its answer from the backend */
+		memset(buf, 0, sizeof(buf));
+		before = mmchal_mock_log_count(&g.mock);
+		assert_int_equal(rw(MMCHAL_DIR_FROM_CARD, 40, 32, 4, STOP), 0);
+		expect_image_in_buf(40, 32);
+		assert_int_equal(rd.bytes_xfered, 32 * 512);
+		assert_int_equal(mmchal_mock_log_count(&g.mock), before + 1);
+		assert_int_equal(last_cmd()->opcode, 18);
+		assert_true(last_cmd()->auto_stop);
+		assert_int_equal(rstop.error, 0);
+		assert_int_equal(r1_state(rstop.resp[0]), MMCHAL_MOCK_ST_DATA);
+		/* write: the card was receiving */
+		for (uint32_t i = 0; i < sizeof(buf); i++)
+			buf[i] = (unsigned char)(i * 5u + (unsigned)k);
+		before = mmchal_mock_log_count(&g.mock);
+		assert_int_equal(rw(MMCHAL_DIR_TO_CARD, 200, 24, 3, STOP), 0);
+		wait_idle();
+		expect_image_in_buf(200, 24);
+		assert_int_equal(mmchal_mock_log_count(&g.mock), before + 1);
+		assert_true(last_cmd()->auto_stop);
+		assert_int_equal(r1_state(rstop.resp[0]), MMCHAL_MOCK_ST_RCV);
+		/* the card is back in tran: a single block, and CMD23 without auto stop */
+		assert_int_equal(rw(MMCHAL_DIR_FROM_CARD, 3, 1, 1, SINGLE), 0);
+		assert_false(last_cmd()->auto_stop);
+		assert_int_equal(rw(MMCHAL_DIR_FROM_CARD, 100, 20, 3, SBC), 0);
+		assert_false(last_data()->auto_stop);
+		expect_image_in_buf(100, 20);
+		/* a failed data phase: the controller sent nothing, the core stops it */
+		if (k != K_PIO) {
+			assert_int_equal(mmchal_mock_fail_data(&g.mock, MMCHAL_MOCK_DATA_CRC, 3, 1),
+					 0);
+			assert_int_equal(rw(MMCHAL_DIR_FROM_CARD, 16, 16, 2, STOP), MMCHAL_EIO);
+			assert_int_equal(rd.bytes_xfered, 3 * 512);
+			assert_int_equal(last_cmd()->opcode, 12);
+			assert_false(last_cmd()->auto_stop);
+			assert_int_equal(rstop.error, 0);
+		}
+		memset(buf, 0, sizeof(buf));
+		assert_int_equal(rw(MMCHAL_DIR_FROM_CARD, 16, 16, 2, STOP), 0);
+		expect_image_in_buf(16, 16);
+		expect_clean();
+		mmchal_host_deinit(&g.host);
+	}
+	extra_bus = 0;
+}
+
+static unsigned changes;
+
+static void on_change(void *arg)
+{
+	assert_ptr_equal(arg, &g.host);
+	/* told after the lock is dropped */
+	assert_int_equal(g.rp.depth, 0);
+	changes++;
+}
+
+/* A card removal and insertion reach the host's card_change callback. */
+static void test_card_change(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	change_fn = on_change;
+	setup(K_PIO, false);
+	change_fn = NULL;
+	card_to_tran();
+	changes = 0;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 0);
+	mmchal_mock_set_present(&g.mock, false);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 1);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 1);
+	mmchal_mock_set_present(&g.mock, true);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(changes, 2);
+	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
+	assert_int_equal(st.card_changes, 2);
+	mmchal_host_deinit(&g.host);
+}
+
 static void test_dma_fault_pio_retry(void **state)
 {
 	struct mmchal_host_stats st;
@@ -440,6 +544,8 @@ int main(void)
 		cmocka_unit_test(test_every_plan_reads_and_writes),
 		cmocka_unit_test(test_command_faults),
 		cmocka_unit_test(test_data_faults),
+		cmocka_unit_test(test_auto_stop),
+		cmocka_unit_test(test_card_change),
 		cmocka_unit_test(test_dma_fault_pio_retry),
 		cmocka_unit_test(test_removal_and_stuck_busy),
 	};

@@ -266,6 +266,11 @@ static void complete_data(struct mmchal_mock *m, uint32_t *events)
 	m->blocks_done = blocks;
 	if (d->dir == MMCHAL_DIR_TO_CARD && m->src_kind == MOCK_SRC_IMAGE)
 		m->last_written = blocks;
+	/* the controller's CMD12 reaches the card still sending or receiving */
+	if (m->xfer.auto_stop && !err && m->xfer.stop) {
+		m->xfer.stop->resp[0] = mock_r1_(m, m->state);
+		m->xfer.stop->error = 0;
+	}
 	mock_card_data_end_(m, (uint64_t)blocks * d->blksz, err == 0, m->xfer.auto_stop && !err);
 	d->error = err;
 	*events |= err ? MMCHAL_EV_DATA_ERROR : MMCHAL_EV_DATA_DONE;

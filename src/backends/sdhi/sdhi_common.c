@@ -569,6 +569,23 @@ static void read_response(struct mmchal_sdhi *s, struct mmchal_cmd *cmd)
 	}
 }
 
+/*
+ * Blocks known to have completed. A PIO write counts a block when it goes into
+ * the data buffer, but the card takes it only with a positive CRC status after
+ * the block has left the buffer: until the access end, the last block written
+ * is not known to be on the card (SD Physical Layer 7.3.3.1 / JEDEC 84-B51
+ * 6.15: a write block is acknowledged by its CRC status token).
+ */
+static uint32_t known_blocks(const struct mmchal_sdhi *s)
+{
+	uint32_t n = s->blocks_done;
+
+	if (s->data != NULL && (s->state & SDHI_S_DATA) &&
+	    !(s->state & (SDHI_S_READ | SDHI_S_DMA | SDHI_S_ACC_END)) && n > 0)
+		n--;
+	return n;
+}
+
 static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
 {
 	if (s->state & SDHI_S_CMD) {
@@ -576,6 +593,7 @@ static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
 		*ev |= MMCHAL_EV_CMD_ERROR;
 	}
 	if (s->data != NULL) {
+		s->blocks_done = known_blocks(s);
 		s->data->error = err;
 		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
 		if (!(s->state & SDHI_S_CMD))
@@ -718,8 +736,10 @@ int mmchal_sdhi_abort_(void *ctx)
 
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
-	if (s->data != NULL)
+	if (s->data != NULL) {
+		s->blocks_done = known_blocks(s);
 		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
+	}
 	recover(s);
 	return 0;
 }
@@ -761,7 +781,7 @@ int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks)
 
 	if (s == NULL || blocks == NULL)
 		return MMCHAL_EINVAL;
-	*blocks = s->blocks_done;
+	*blocks = known_blocks(s);
 	return 0;
 }
 

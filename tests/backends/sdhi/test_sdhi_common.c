@@ -352,10 +352,10 @@ static void test_start_checks(void **state)
 	uint8_t buf[1024];
 	struct mmchal_sg sg = {buf, 0, 512};
 	struct mmchal_data d = {MMCHAL_DIR_FROM_CARD, 512, 1, &sg, 1, 0, 0, 0};
-	struct mmchal_xfer x = {&c, &d, false, MMCHAL_PLAN_PIO, NULL, 0};
+	struct mmchal_xfer x = {&c, &d, false, MMCHAL_PLAN_PIO, NULL, 0, NULL};
 	struct mmchal_sim_counters sc;
 	struct mmchal_cmd busy = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
-	struct mmchal_xfer bx = {&busy, NULL, false, MMCHAL_PLAN_PIO, NULL, 0};
+	struct mmchal_xfer bx = {&busy, NULL, false, MMCHAL_PLAN_PIO, NULL, 0, NULL};
 
 	(void)state;
 	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
@@ -428,7 +428,7 @@ static void test_busy_and_abort(void **state)
 	struct mmchal_sg sg;
 	struct mmchal_cmd c = {.opcode = 25, .arg = 8, .flags = MMCHAL_RSP_R1};
 	struct mmchal_data d = {MMCHAL_DIR_TO_CARD, 512, 4, &sg, 1, 0, 0, 0};
-	struct mmchal_xfer x = {&c, &d, true, MMCHAL_PLAN_PIO, NULL, 0};
+	struct mmchal_xfer x = {&c, &d, true, MMCHAL_PLAN_PIO, NULL, 0, NULL};
 	uint32_t ev, blocks = 99;
 	int busy_seen = 0;
 

@@ -238,7 +238,7 @@ static int dma_read_ok(struct fx *f)
 	struct mmchal_dma_seg seg;
 	struct mmchal_cmd c = {.opcode = 18, .arg = 300, .flags = MMCHAL_RSP_R1};
 	struct mmchal_data d = {MMCHAL_DIR_FROM_CARD, 512, 8, &sg, 1, 0, 0, 0};
-	struct mmchal_xfer x = {&c, &d, true, MMCHAL_PLAN_DIRECT, &seg, 1};
+	struct mmchal_xfer x = {&c, &d, true, MMCHAL_PLAN_DIRECT, &seg, 1, NULL};
 	uint32_t ev;
 
 	fx_buf_get(f, f->lo, 8 * 512, 0, &b);

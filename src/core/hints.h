@@ -1,0 +1,17 @@
+/**
+ * @file
+ * @brief Internal: compiler hints of the core. GCC and clang get them; any
+ *        other C11 compiler gets correct code without them.
+ */
+#ifndef MMCHAL_CORE_HINTS_H
+#define MMCHAL_CORE_HINTS_H
+
+/* The request path's small steps: inlined into the entry that runs them, so
+ * a request pays no call per step. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CORE_INLINE_ inline __attribute__((always_inline))
+#else
+#define CORE_INLINE_ inline
+#endif
+
+#endif /* MMCHAL_CORE_HINTS_H */
