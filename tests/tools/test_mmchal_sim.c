@@ -116,8 +116,10 @@ static void check_run(const char *r, struct want *w, size_t nw)
 	for (size_t i = 0; i < nw; i++)
 		if (!strcmp(w[i].setup, setup))
 			s = &w[i];
-	if (!s)
+	if (!s) {
 		fail_msg("unexpected setup %s", setup);
+		return;
+	}
 	s->seen++;
 	assert_true(req == 4096 || req == 524288);
 	assert_int_equal(flag(r, "iommu"), s->iommu);
