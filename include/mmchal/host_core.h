@@ -128,7 +128,8 @@ struct mmchal_host_stats {
  */
 struct mmchal_host_plan_fast {
 	uint8_t mode;        /**< private: 0 = run the planner, 1 = PIO (no engine),
-				  2 = DIRECT when the list passes the masks */
+				  2 = DIRECT when the list passes the masks, 3 = IOMMU_MERGED
+				  when the merge policy agrees */
 	bool iommu;          /**< private: DIRECT through the IOMMU, merging off */
 	uint32_t segs;       /**< private: most segments the engine takes */
 	uint32_t seg_max;    /**< private: the engine's largest segment */
@@ -138,6 +139,10 @@ struct mmchal_host_plan_fast {
 	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
 	uint64_t min_len;    /**< private: shortest DMA transfer */
 	uint64_t max_xfer;   /**< private: longest DMA transfer */
+	/* the engine's tests of a mapped segment (device addresses) */
+	uint32_t dev_segs;     /**< private: the engine's max_segs */
+	uint64_t dev_last_max; /**< private: highest last byte of a device address */
+	uint64_t dev_bnd_not;  /**< private: ~seg_boundary, or 0 */
 };
 
 /**

@@ -381,21 +381,30 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 		f->mode = 1;
 		return;
 	}
-	if ((env->cache_line != 0 && !c->coherent) || (iommu && env->merge))
+	f->dev_segs = c->max_segs;
+	f->dev_last_max = c->addr_bits == 0 || c->addr_bits >= 64
+				  ? UINT64_MAX
+				  : (UINT64_C(1) << c->addr_bits) - 1u;
+	f->dev_bnd_not = c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
+	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
+	f->seg_max = c->max_seg_size;
+	f->min_len = c->min_len;
+	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+	if (env->cache_line != 0 && !c->coherent)
 		return;
+	if (iommu && env->merge) {
+		f->mode = 3;
+		return;
+	}
 	f->mode = 2;
 	f->iommu = iommu;
 	f->segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
-	f->seg_max = c->max_seg_size;
-	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
-	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
 	/* behind the IOMMU, address bits and boundary are checked after mapping */
 	f->last_max = iommu || c->addr_bits == 0 || c->addr_bits >= 64
 			      ? UINT64_MAX
 			      : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
-	f->min_len = c->min_len;
-	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -426,10 +435,52 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 			.iommu = f->iommu};
 		return 0;
 	}
+	/* merging on and the policy agrees: dma_plan.h step 4 */
+	if (f->mode == 3 && total >= f->min_len && total <= f->max_xfer &&
+	    mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card, NULL) ==
+		    MMCHAL_MERGE_OK) {
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_IOMMU_MERGED,
+						   .reason = MMCHAL_PR_MERGED,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_OK,
+						   .iommu = true};
+		return 0;
+	}
 	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
 /* Map through the IOMMU and check the result; false: the engine cannot take it. */
+/*
+ * mmchal_dma_check_mapped() from the host's constants, one pass without a
+ * branch per segment: true proves every segment fits the engine; false means
+ * maybe not (the exact check decides). The lengths are the caller's, which
+ * the planner tested.
+ */
+static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
+				   const struct mmchal_dma_seg *s, uint32_t n)
+{
+	const struct mmchal_dma_seg *end = s + n;
+	uint64_t addr_or = 0, last_or = 0, last_and = UINT64_MAX, cross_or = 0;
+	uint32_t len1_or = 0;
+
+	if (n > f->dev_segs)
+		return false;
+	for (; s != end; s++) {
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		addr_or |= s->addr;
+		last_or |= last;
+		last_and &= last;
+		cross_or |= s->addr ^ last;
+		len1_or |= len1;
+	}
+	/* a last byte below a start wrapped; last_or bounds every last byte */
+	return len1_or < f->seg_max && (addr_or & f->start_mask) == 0 &&
+	       (last_and & f->gran1) == f->gran1 && last_or <= f->dev_last_max &&
+	       (cross_or & f->dev_bnd_not) == 0 && (addr_or >> 32) != 0xffffffffu;
+}
+
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
@@ -443,7 +494,8 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	if (err != 0)
 		return err;
 	h->nsegs = merged ? 1u : d->sg_len;
-	*ok = mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
+	*ok = mapped_ok(&h->pfast[d->dir], h->segs, h->nsegs) ||
+	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);
 	return 0;

@@ -15,6 +15,7 @@
 #include <mmchal/host_core.h>
 
 #include "core/host_fixture.h"
+#include "core/host_priv.h"
 
 static _Alignas(4096) unsigned char buf[4 * 4096];
 static _Alignas(4096) unsigned char pool[64 * 2048];
@@ -683,6 +684,7 @@ static void test_iommu_plans_release_everything(void **state)
 	 * page, the post-mapping check refuses it and the request is bounced */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 8192;
+	mmchal_host_plan_env_(&g.host); /* the host's planner constants follow */
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	sg[0].cpu = buf + 2048;
 	sg[0].phys += 2048;
@@ -722,6 +724,7 @@ static void test_iommu_plans_release_everything(void **state)
 	/* a failing IOMMU map: the error comes back, nothing stays mapped */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 0;
+	mmchal_host_plan_env_(&g.host);
 	g.fi.fail_map_at = g.fi.maps + 2;
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
