@@ -48,6 +48,7 @@
 
 #include "core/dma_plan_priv.h"
 #include "core/host_priv.h"
+#include "core/req_quick.h"
 #include "core/mem.h"
 
 /* host->flags */
@@ -264,8 +265,11 @@ static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 			return false;
 		if (r->data) {
 			h->state = HS_DATA;
-			arm(h, r->data->timeout_ns ? (uint64_t)r->data->timeout_ns * r->data->blocks
-						   : ms_to_ns(h->data_timeout_ms));
+			/* no deadline for a data phase that ended in the same events */
+			if (!(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR)))
+				arm(h, r->data->timeout_ns
+					       ? (uint64_t)r->data->timeout_ns * r->data->blocks
+					       : ms_to_ns(h->data_timeout_ms));
 			return data_events(h, ev);
 		}
 		return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd) : to_done(h);
@@ -893,7 +897,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	host_unlock_(h, f);
 
 	/* 2. Validate everything before any mapping or register access. */
-	if (mmchal_request_check(req, &h->limits, &why) != 0)
+	if (!quick_ok(req, &h->limits, &why.sum) &&
+	    mmchal_request_check(req, &h->limits, &why) != 0)
 		goto invalid;
 	if (req->sbc)
 		req->sbc->error = 0;
