@@ -150,22 +150,26 @@ struct mmchal_host_plan_fast {
  *        mmchal_host_init(). Any number of hosts may exist in one image.
  */
 struct mmchal_host {
-	uint32_t magic;                  /**< private: live marker */
-	struct mmchal_backend be;        /**< private: backend */
-	struct mmchal_port port;         /**< private: port */
-	struct mmchal_iommu_domain *dom; /**< private: IOMMU domain or NULL */
-	struct mmchal_bounce *bounce;    /**< private: bounce pool or NULL */
-	struct mmchal_policy_cfg policy; /**< private: policy tuning */
-	uint32_t cmd_timeout_ms;         /**< private */
-	uint32_t data_timeout_ms;        /**< private */
-	uint32_t busy_timeout_ms;        /**< private */
-	bool pio_retry;                  /**< private */
-	bool noncoherent;                /**< private: the port does cache maintenance */
-	void (*card_change)(void *arg);  /**< private: card change callback */
-	void *card_change_arg;           /**< private */
-	struct mmchal_caps caps;         /**< private: queried capabilities */
-	struct mmchal_limits limits;     /**< private: limits for the current card */
-	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
+	uint32_t magic;                       /**< private: live marker */
+	struct mmchal_backend be;             /**< private: backend */
+	struct mmchal_port port;              /**< private: port */
+	struct mmchal_iommu_domain *dom;      /**< private: IOMMU domain or NULL */
+	struct mmchal_bounce *bounce;         /**< private: bounce pool or NULL */
+	struct mmchal_policy_cfg policy;      /**< private: policy tuning */
+	uint32_t cmd_timeout_ms;              /**< private */
+	uint32_t data_timeout_ms;             /**< private */
+	uint32_t busy_timeout_ms;             /**< private */
+	uint64_t cmd_timeout_ns;              /**< private: @c cmd_timeout_ms in ns */
+	uint64_t data_timeout_ns;             /**< private: @c data_timeout_ms in ns */
+	mmchal_irqflags_t (*lock)(void *ctx); /**< private: the port's lock or a no-op */
+	void (*unlock)(void *ctx, mmchal_irqflags_t flags); /**< private: its unlock */
+	bool pio_retry;                                     /**< private */
+	bool noncoherent;               /**< private: the port does cache maintenance */
+	void (*card_change)(void *arg); /**< private: card change callback */
+	void *card_change_arg;          /**< private */
+	struct mmchal_caps caps;        /**< private: queried capabilities */
+	struct mmchal_limits limits;    /**< private: limits for the current card */
+	struct mmchal_plan_env penv;    /**< private: planner input for the current card */
 	struct mmchal_host_plan_fast pfast[MMCHAL_DIR_COUNT]; /**< private: per direction */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */

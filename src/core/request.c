@@ -71,9 +71,9 @@ static CORE_INLINE_ uint64_t now_ns(struct mmchal_host *h)
 
 static CORE_INLINE_ void arm(struct mmchal_host *h, uint64_t ns)
 {
-	uint64_t t = now_ns(h);
+	uint64_t t = now_ns(h) + ns;
 
-	h->deadline_ns = t > UINT64_MAX - ns ? UINT64_MAX : t + ns;
+	h->deadline_ns = t < ns ? UINT64_MAX : t; /* saturating */
 }
 
 static uint64_t ms_to_ns(uint32_t ms)
@@ -126,7 +126,7 @@ static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
 	int err;
 
 	h->state = HS_CMD;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->cmd, r->data);
 	if (err != 0) {
 		r->cmd->error = err;
@@ -141,7 +141,7 @@ static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 	int err;
 
 	h->state = HS_STOP;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->stop, NULL);
 	if (err != 0) {
 		r->stop->error = err;
@@ -169,7 +169,7 @@ static CORE_INLINE_ bool begin(struct mmchal_host *h)
 	if (!r->sbc)
 		return go_cmd(h);
 	h->state = HS_SBC;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->sbc, NULL);
 	if (err != 0) {
 		r->sbc->error = err;
@@ -269,7 +269,7 @@ static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 			if (!(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR)))
 				arm(h, r->data->timeout_ns
 					       ? (uint64_t)r->data->timeout_ns * r->data->blocks
-					       : ms_to_ns(h->data_timeout_ms));
+					       : h->data_timeout_ns);
 			return data_events(h, ev);
 		}
 		return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd) : to_done(h);
