@@ -165,6 +165,7 @@ struct mmchal_host {
 	void (*unlock)(void *ctx, mmchal_irqflags_t flags); /**< private: its unlock */
 	bool pio_retry;                                     /**< private */
 	bool noncoherent;               /**< private: the port does cache maintenance */
+	bool track_usage;               /**< private: an IOMMU domain or a bounce pool */
 	void (*card_change)(void *arg); /**< private: card change callback */
 	void *card_change_arg;          /**< private */
 	struct mmchal_caps caps;        /**< private: queried capabilities */

@@ -55,6 +55,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		h->port.cache_line = MMCHAL_CACHE_LINE_DEFAULT;
 	h->dom = cfg->iommu;
 	h->bounce = cfg->bounce;
+	h->track_usage = h->dom || h->bounce;
 	h->policy = cfg->policy;
 	h->cmd_timeout_ms = cfg->cmd_timeout_ms ? cfg->cmd_timeout_ms
 						: MMCHAL_HOST_CMD_TIMEOUT_MS_DEFAULT;

@@ -112,11 +112,19 @@ static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
 	cmd->error = 0;
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
-	h->xfer.auto_stop = data && (h->flags & HF_AUTO_STOP);
-	h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
-	h->xfer.plan = data ? h->plan.plan : MMCHAL_PLAN_PIO;
-	h->xfer.segs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
-	h->xfer.nsegs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
+	if (!data) {
+		h->xfer.auto_stop = false;
+		h->xfer.stop = NULL;
+		h->xfer.plan = MMCHAL_PLAN_PIO;
+		h->xfer.segs = NULL;
+		h->xfer.nsegs = 0;
+	} else {
+		h->xfer.auto_stop = (h->flags & HF_AUTO_STOP) != 0;
+		h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
+		h->xfer.plan = h->plan.plan;
+		h->xfer.segs = h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
+		h->xfer.nsegs = h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
+	}
 	return h->be.ops->start(h->be.ctx, &h->xfer);
 }
 
@@ -617,7 +625,7 @@ static void note_usage_of(struct mmchal_host *h)
 /* IOVA pages and bounce slots now and at peak; nothing to do without either. */
 static inline void note_usage(struct mmchal_host *h)
 {
-	if (h->dom || h->bounce)
+	if (h->track_usage)
 		note_usage_of(h);
 }
 
@@ -772,6 +780,17 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 
 /* ------------------------------------------------------------ entries */
 
+/* The backend saw a card inserted or removed: count it, tell the owner (no lock held). */
+static void card_changed(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f = host_lock_(h);
+
+	h->st.card_changes++;
+	host_unlock_(h, f);
+	if (h->card_change)
+		h->card_change(h->card_change_arg);
+}
+
 int mmchal_host_irq(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f;
@@ -788,11 +807,9 @@ int mmchal_host_irq(struct mmchal_host *h)
 		fin = on_events(h, ev);
 	else if (ev & EV_REQUEST)
 		h->st.spurious++;
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		h->st.card_changes++;
 	ret = finish(h, f, fin, true);
-	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-		h->card_change(h->card_change_arg);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		card_changed(h);
 	return ret;
 }
 
@@ -808,14 +825,12 @@ int mmchal_host_poll(struct mmchal_host *h)
 	f = host_lock_(h);
 	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		h->st.card_changes++;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
 			h->st.spurious++;
 		host_unlock_(h, f);
-		if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-			h->card_change(h->card_change_arg);
+		if (ev & MMCHAL_EV_CARD_CHANGE)
+			card_changed(h);
 		return 0;
 	}
 	fin = on_events(h, ev);
@@ -832,8 +847,8 @@ int mmchal_host_poll(struct mmchal_host *h)
 	if (!fin && now_ns(h) >= h->deadline_ns)
 		fin = expire(h, MMCHAL_ETIMEDOUT);
 	ret = finish(h, f, fin, false);
-	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-		h->card_change(h->card_change_arg);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		card_changed(h);
 	return ret;
 }
 
