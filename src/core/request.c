@@ -477,6 +477,14 @@ static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
 
 	if (n > f->dev_segs)
 		return false;
+	if (n == 1) { /* merged or bounced: the same tests on one segment */
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		return len1 < f->seg_max && (s->addr & f->start_mask) == 0 &&
+		       (last & f->gran1) == f->gran1 && last <= f->dev_last_max &&
+		       ((s->addr ^ last) & f->dev_bnd_not) == 0 && last >= s->addr;
+	}
 	for (; s != end; s++) {
 		uint32_t len1 = s->len - 1u;
 		uint64_t last = s->addr + len1;
@@ -614,12 +622,16 @@ static void note_usage_of(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
-	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
-	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
-	if (st->iova_pages > st->iova_pages_peak)
-		st->iova_pages_peak = st->iova_pages;
-	if (st->bounce_slots > st->bounce_slots_peak)
-		st->bounce_slots_peak = st->bounce_slots;
+	if (h->dom) {
+		st->iova_pages = (uint32_t)h->dom->st.pages_mapped;
+		if (st->iova_pages > st->iova_pages_peak)
+			st->iova_pages_peak = st->iova_pages;
+	}
+	if (h->bounce) {
+		st->bounce_slots = mmchal_bounce_in_use(h->bounce);
+		if (st->bounce_slots > st->bounce_slots_peak)
+			st->bounce_slots_peak = st->bounce_slots;
+	}
 }
 
 /* IOVA pages and bounce slots now and at peak; nothing to do without either. */
