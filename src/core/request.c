@@ -722,7 +722,7 @@ static bool all_cpu(const struct mmchal_data *d)
  * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
  * otherwise it is taken only for the retry restart and the commit.
  */
-static void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
+static CORE_INLINE_ void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
 {
 	struct mmchal_request *r;
 
@@ -793,7 +793,7 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 /* ------------------------------------------------------------ entries */
 
 /* The backend saw a card inserted or removed: count it, tell the owner (no lock held). */
-static void card_changed(struct mmchal_host *h)
+static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f = host_lock_(h);
 
@@ -903,9 +903,21 @@ static void unclaim(struct mmchal_host *h)
 	host_unlock_(h, f);
 }
 
-int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
+/* The full checks, for what the fast path could not prove (kept out of line). */
+static CORE_NOINLINE_ bool exact_ok(const struct mmchal_request *req,
+				    const struct mmchal_limits *lim, struct mmchal_sg_summary *sum)
 {
 	struct mmchal_req_check_info why;
+
+	if (mmchal_request_check(req, lim, &why) != 0)
+		return false;
+	*sum = why.sum;
+	return true;
+}
+
+int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
+{
+	struct mmchal_sg_summary sum;
 	mmchal_irqflags_t f;
 	int err;
 
@@ -924,8 +936,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	host_unlock_(h, f);
 
 	/* 2. Validate everything before any mapping or register access. */
-	if (!quick_ok(req, &h->limits, &why.sum) &&
-	    mmchal_request_check(req, &h->limits, &why) != 0)
+	if (!quick_ok(req, &h->limits, &sum) && !exact_ok(req, &h->limits, &sum))
 		goto invalid;
 	if (req->sbc)
 		req->sbc->error = 0;
@@ -945,7 +956,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	h->nsegs = 0;
 	if (req->data) {
 		/* the check made the summary; the environment is the host's own */
-		if (plan_data(h, req->data, &why.sum) != 0)
+		if (plan_data(h, req->data, &sum) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
