@@ -68,6 +68,9 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 	/* a port without a lock pair runs in one context (port.h) */
 	h->lock = h->port.ops->lock_irqsave ? h->port.ops->lock_irqsave : no_lock;
 	h->unlock = h->port.ops->unlock_irqrestore ? h->port.ops->unlock_irqrestore : no_unlock;
+	h->now = h->port.ops->now_ns;
+	h->be_start = h->be.ops->start;
+	h->be_irq = h->be.ops->handle_irq;
 	h->pio_retry = cfg->pio_retry;
 	h->card_change = cfg->card_change;
 	h->card_change_arg = cfg->card_change_arg;

@@ -66,7 +66,7 @@
 
 static CORE_INLINE_ uint64_t now_ns(struct mmchal_host *h)
 {
-	return h->port.ops->now_ns(h->port.ctx);
+	return h->now(h->port.ctx);
 }
 
 static CORE_INLINE_ void arm(struct mmchal_host *h, uint64_t ns)
@@ -125,7 +125,7 @@ static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
 		h->xfer.segs = h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
 		h->xfer.nsegs = h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
 	}
-	return h->be.ops->start(h->be.ctx, &h->xfer);
+	return h->be_start(h->be.ctx, &h->xfer);
 }
 
 static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
@@ -813,7 +813,7 @@ int mmchal_host_irq(struct mmchal_host *h)
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+	if (h->be_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
 	if (running(h->state))
 		fin = on_events(h, ev);
@@ -835,7 +835,7 @@ int mmchal_host_poll(struct mmchal_host *h)
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+	if (h->be_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
