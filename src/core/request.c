@@ -58,6 +58,7 @@
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
 #define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
+#define HF_NO_RELEASE   (1u << 7) /* the plan leaves nothing to unmap, copy or invalidate */
 
 /* Events that belong to a request (card change and SDIO interrupts do not). */
 #define EV_REQUEST                                                                               \
@@ -428,6 +429,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	uint64_t total = (uint64_t)d->blksz * d->blocks;
 
 	if (f->mode == 1 && all_cpu(d)) {
+		h->flags |= HF_NO_RELEASE;
 		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
 						   .reason = MMCHAL_PR_NO_ENGINE,
 						   .nobounce = MMCHAL_NB_NONE,
@@ -439,6 +441,9 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
 	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
 	    total >= f->min_len && total <= f->max_xfer) {
+		/* mode 2 is coherent: nothing to invalidate; unmapping only via the IOMMU */
+		if (!f->iommu)
+			h->flags |= HF_NO_RELEASE;
 		*out = (struct mmchal_plan_result){
 			.plan = MMCHAL_PLAN_DIRECT,
 			.reason = f->iommu ? MMCHAL_PR_DIRECT_IOMMU : MMCHAL_PR_DIRECT,
@@ -581,16 +586,6 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		}
 	}
 	return 0;
-}
-
-/* Does release_data() have nothing to do? */
-static CORE_INLINE_ bool nothing_to_release(const struct mmchal_host *h)
-{
-	const struct mmchal_data *d = h->req->data;
-
-	return !d || h->plan.plan == MMCHAL_PLAN_PIO ||
-	       (h->plan.plan == MMCHAL_PLAN_DIRECT && !h->plan.iommu &&
-		!(needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD));
 }
 
 /* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
@@ -770,7 +765,7 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 	/* Nothing to unmap, copy or invalidate and no retry: the commit is the
 	 * whole completion, in this lock section (DEFERRED still defers the
 	 * callback out of the interrupt). */
-	if (!(h->flags & HF_RETRY) && nothing_to_release(h) &&
+	if ((h->flags & (HF_RETRY | HF_NO_RELEASE)) == HF_NO_RELEASE &&
 	    (pol != MMCHAL_POLICY_DEFERRED || !in_irq)) {
 		struct mmchal_request *r = commit(h);
 
@@ -965,6 +960,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 			unclaim(h);
 			return err;
 		}
+	} else {
+		h->flags |= HF_NO_RELEASE;
 	}
 	/* 5. Start: the backend sees the request only now. */
 	f = host_lock_(h);
