@@ -165,9 +165,10 @@ struct mmchal_host {
 	void (*unlock)(void *ctx, mmchal_irqflags_t flags); /**< private: its unlock */
 	uint64_t (*now)(void *ctx);                         /**< private: the port's now_ns */
 	int (*be_start)(void *ctx, const struct mmchal_xfer *xfer); /**< private: backend start */
-	int (*be_irq)(void *ctx, uint32_t *events); /**< private: backend handle_irq */
-	bool pio_retry;                             /**< private */
-	bool noncoherent;                           /**< private: the port does cache maintenance */
+	int (*be_irq)(void *ctx, uint32_t *events);    /**< private: backend handle_irq */
+	int (*be_blocks)(void *ctx, uint32_t *blocks); /**< private: backend blocks_done or NULL */
+	bool pio_retry;                                /**< private */
+	bool noncoherent;               /**< private: the port does cache maintenance */
 	bool track_usage;               /**< private: an IOMMU domain or a bounce pool */
 	void (*card_change)(void *arg); /**< private: card change callback */
 	void *card_change_arg;          /**< private */

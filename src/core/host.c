@@ -71,6 +71,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 	h->now = h->port.ops->now_ns;
 	h->be_start = h->be.ops->start;
 	h->be_irq = h->be.ops->handle_irq;
+	h->be_blocks = h->be.ops->blocks_done;
 	h->pio_retry = cfg->pio_retry;
 	h->card_change = cfg->card_change;
 	h->card_change_arg = cfg->card_change_arg;

@@ -227,10 +227,10 @@ static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 		return false;
 	/* A controller may end the data phase early without an error (a short
 	 * transfer): never report blocks that did not move. */
-	if (h->be.ops->blocks_done) {
+	if (h->be_blocks) {
 		uint32_t blocks;
 
-		if (h->be.ops->blocks_done(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
+		if (h->be_blocks(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
 			return data_failed(h, MMCHAL_EIO);
 	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
@@ -428,14 +428,6 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	struct mmchal_plan_result *out = &h->plan;
 	uint64_t total = (uint64_t)d->blksz * d->blocks;
 
-	if (f->mode == 1 && all_cpu(d)) {
-		h->flags |= HF_NO_RELEASE;
-		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
-						   .reason = MMCHAL_PR_NO_ENGINE,
-						   .nobounce = MMCHAL_NB_NONE,
-						   .merge = MMCHAL_MERGE_NO_IOMMU};
-		return 0;
-	}
 	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
@@ -450,6 +442,14 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 			.nobounce = MMCHAL_NB_NONE,
 			.merge = f->iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU,
 			.iommu = f->iommu};
+		return 0;
+	}
+	if (f->mode == 1 && all_cpu(d)) {
+		h->flags |= HF_NO_RELEASE;
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
+						   .reason = MMCHAL_PR_NO_ENGINE,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_NO_IOMMU};
 		return 0;
 	}
 	/* merging on and the policy agrees: dma_plan.h step 4 */
