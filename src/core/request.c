@@ -946,9 +946,6 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	    req->stop->arg == 0)
 		h->flags |= HF_AUTO_STOP;
 	/* 3. Plan, 4. map or bounce, with cache maintenance. */
-	h->plan.plan = MMCHAL_PLAN_PIO;
-	h->plan.iommu = false;
-	h->nsegs = 0;
 	if (req->data) {
 		/* the check made the summary; the environment is the host's own */
 		if (plan_data(h, req->data, &sum) != 0)
@@ -961,6 +958,9 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 			return err;
 		}
 	} else {
+		h->plan.plan = MMCHAL_PLAN_PIO;
+		h->plan.iommu = false;
+		h->nsegs = 0;
 		h->flags |= HF_NO_RELEASE;
 	}
 	/* 5. Start: the backend sees the request only now. */
