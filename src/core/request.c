@@ -758,13 +758,10 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 		host_unlock_(h, f);
 		return 0;
 	}
-	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
-		complete(h, f, true);
-		return 1;
-	}
 	/* Nothing to unmap, copy or invalidate and no retry: the commit is the
-	 * whole completion, in this lock section (DEFERRED still defers the
-	 * callback out of the interrupt). */
+	 * whole completion, in this lock section, under every policy
+	 * (IRQ_LOCKED's own way; DEFERRED still defers the callback out of the
+	 * interrupt). */
 	if ((h->flags & (HF_RETRY | HF_NO_RELEASE)) == HF_NO_RELEASE &&
 	    (pol != MMCHAL_POLICY_DEFERRED || !in_irq)) {
 		struct mmchal_request *r = commit(h);
@@ -772,6 +769,10 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 		host_unlock_(h, f);
 		if (r->done)
 			r->done(r);
+		return 1;
+	}
+	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
+		complete(h, f, true);
 		return 1;
 	}
 	host_unlock_(h, f);
