@@ -168,8 +168,9 @@ struct mmchal_host {
 	int (*be_irq)(void *ctx, uint32_t *events);    /**< private: backend handle_irq */
 	int (*be_blocks)(void *ctx, uint32_t *blocks); /**< private: backend blocks_done or NULL */
 	bool pio_retry;                                /**< private */
-	bool noncoherent;               /**< private: the port does cache maintenance */
-	bool track_usage;               /**< private: an IOMMU domain or a bounce pool */
+	bool noncoherent; /**< private: the port does cache maintenance */
+	bool track_usage; /**< private: an IOMMU domain or a bounce pool */
+	bool lean_sum;    /**< private: requests need no list-end summary (no boundary, granule) */
 	void (*card_change)(void *arg); /**< private: card change callback */
 	void *card_change_arg;          /**< private */
 	struct mmchal_caps caps;        /**< private: queried capabilities */

@@ -23,9 +23,13 @@
  * maybe not, check_sg() decides). No branch per entry: the rules are folded
  * into ORs and ANDs that the checks test once afterwards (a zero length
  * wraps to the largest len - 1 and fails the length test).
+ *
+ * @p lean leaves out the ends (last_and, cross_or) for a host whose limits
+ * and engine have no boundary and no length granule, where nothing looks at
+ * them; they then say "maybe" (last_and 0, cross_or all ones).
  */
-static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
-				   struct mmchal_sg_summary *sum)
+static CORE_INLINE_ bool summarize_as(const struct mmchal_data *d, const struct mmchal_limits *lim,
+				      struct mmchal_sg_summary *sum, bool lean)
 {
 	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
 	uint64_t phys_or = 0, last_and = UINT64_MAX, cross_or = 0, total = d->sg_len;
@@ -35,13 +39,20 @@ static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmc
 	for (; s != end; s++) {
 		uint64_t p = s->phys;
 		uint32_t len1 = s->len - 1u;
-		uint64_t last = p + len1;
 
 		phys_or |= p;
-		last_and &= last;
-		cross_or |= p ^ last;
 		len1_or |= len1;
 		total += len1;
+		if (!lean) {
+			uint64_t last = p + len1;
+
+			last_and &= last;
+			cross_or |= p ^ last;
+		}
+	}
+	if (lean) { /* not looked at: say "maybe" */
+		last_and = 0;
+		cross_or = UINT64_MAX;
 	}
 	sum->phys_or = phys_or;
 	sum->last_and = last_and;
@@ -64,6 +75,13 @@ static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmc
 	return true;
 }
 
+/* The full summary (every field exact). */
+static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
+				   struct mmchal_sg_summary *sum)
+{
+	return summarize_as(d, lim, sum, false);
+}
+
 /* Nonzero when a command's index or response flags are out of range. */
 static CORE_INLINE_ uint32_t cmd_bad(const struct mmchal_cmd *c)
 {
@@ -79,8 +97,9 @@ static CORE_INLINE_ uint32_t cmd_bad(const struct mmchal_cmd *c)
  * valid (and fills @p sum); false means maybe not, and check_exact() names the
  * first failed check or finds none.
  */
-static CORE_INLINE_ bool quick_ok(const struct mmchal_request *req, const struct mmchal_limits *lim,
-				  struct mmchal_sg_summary *sum)
+static CORE_INLINE_ bool quick_ok_as(const struct mmchal_request *req,
+				     const struct mmchal_limits *lim, struct mmchal_sg_summary *sum,
+				     bool lean)
 {
 	const struct mmchal_data *d = req->data;
 	const struct mmchal_cmd *sbc = req->sbc, *stop = req->stop;
@@ -106,7 +125,13 @@ static CORE_INLINE_ bool quick_ok(const struct mmchal_request *req, const struct
 	    total > lim->max_req_size || total > UINT32_MAX || !d->sg ||
 	    d->sg_len - 1u >= lim->max_segs)
 		return false;
-	return summarize(d, lim, sum);
+	return summarize_as(d, lim, sum, lean);
+}
+
+static CORE_INLINE_ bool quick_ok(const struct mmchal_request *req, const struct mmchal_limits *lim,
+				  struct mmchal_sg_summary *sum)
+{
+	return quick_ok_as(req, lim, sum, false);
 }
 
 #endif /* MMCHAL_CORE_REQ_QUICK_H */

@@ -372,8 +372,17 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
-	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++)
-		plan_fast_of(h, &h->pfast[dir], &h->caps.dma.dir[dir]);
+	h->lean_sum = h->limits.seg_boundary == 0 && h->limits.virt_boundary == 0 &&
+		      env->cache_line == 0;
+	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++) {
+		const struct mmchal_dma_dir_caps *c = &h->caps.dma.dir[dir];
+
+		plan_fast_of(h, &h->pfast[dir], c);
+		/* the planner looks at the ends for a granule or a boundary */
+		if (env->dma->kind != MMCHAL_DMA_NONE &&
+		    (c->len_granule > 1u || c->seg_boundary != 0))
+			h->lean_sum = false;
+	}
 }
 
 /*
@@ -467,22 +476,43 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 }
 
 /* Map through the IOMMU and check the result; false: the engine cannot take it. */
-/*
- * mmchal_dma_check_mapped() from the host's constants, one pass without a
- * branch per segment: true proves every segment fits the engine; false means
- * maybe not (the exact check decides). The lengths are the caller's, which
- * the planner tested.
- */
-static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
-				   const struct mmchal_dma_seg *s, uint32_t n)
+/* The folding pass of mapped_ok(); @p lean: no granule and no boundary to test. */
+static CORE_INLINE_ bool mapped_fold(const struct mmchal_host_plan_fast *f,
+				     const struct mmchal_dma_seg *s, uint32_t n, bool lean)
 {
 	const struct mmchal_dma_seg *end = s + n;
 	uint64_t addr_or = 0, last_or = 0, last_and = UINT64_MAX, cross_or = 0;
 	uint32_t len1_or = 0;
 
+	for (; s != end; s++) {
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		addr_or |= s->addr;
+		last_or |= last;
+		len1_or |= len1;
+		if (!lean) {
+			last_and &= last;
+			cross_or |= s->addr ^ last;
+		}
+	}
+	/* last_or bounds every last byte; no start in the top 4 GiB: none wraps */
+	return len1_or < f->seg_max && (addr_or & f->start_mask) == 0 &&
+	       (lean || ((last_and & f->gran1) == f->gran1 && (cross_or & f->dev_bnd_not) == 0)) &&
+	       last_or <= f->dev_last_max && (addr_or >> 32) != 0xffffffffu;
+}
+
+/*
+ * mmchal_dma_check_mapped() from the host's constants, one pass without a
+ * branch per segment: true proves every segment fits the engine; false means
+ * maybe not (the exact check decides).
+ */
+static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
+				   const struct mmchal_dma_seg *s, uint32_t n)
+{
 	if (n > f->dev_segs)
 		return false;
-	if (n == 1) { /* merged or bounced: the same tests on one segment */
+	if (n == 1) { /* merged: the same tests on one segment */
 		uint32_t len1 = s->len - 1u;
 		uint64_t last = s->addr + len1;
 
@@ -490,20 +520,9 @@ static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
 		       (last & f->gran1) == f->gran1 && last <= f->dev_last_max &&
 		       ((s->addr ^ last) & f->dev_bnd_not) == 0 && last >= s->addr;
 	}
-	for (; s != end; s++) {
-		uint32_t len1 = s->len - 1u;
-		uint64_t last = s->addr + len1;
-
-		addr_or |= s->addr;
-		last_or |= last;
-		last_and &= last;
-		cross_or |= s->addr ^ last;
-		len1_or |= len1;
-	}
-	/* a last byte below a start wrapped; last_or bounds every last byte */
-	return len1_or < f->seg_max && (addr_or & f->start_mask) == 0 &&
-	       (last_and & f->gran1) == f->gran1 && last_or <= f->dev_last_max &&
-	       (cross_or & f->dev_bnd_not) == 0 && (addr_or >> 32) != 0xffffffffu;
+	if ((f->gran1 | f->dev_bnd_not) == 0)
+		return mapped_fold(f, s, n, true);
+	return mapped_fold(f, s, n, false);
 }
 
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
@@ -932,7 +951,9 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	host_unlock_(h, f);
 
 	/* 2. Validate everything before any mapping or register access. */
-	if (!quick_ok(req, &h->limits, &sum) && !exact_ok(req, &h->limits, &sum))
+	if (!(h->lean_sum ? quick_ok_as(req, &h->limits, &sum, true)
+			  : quick_ok_as(req, &h->limits, &sum, false)) &&
+	    !exact_ok(req, &h->limits, &sum))
 		goto invalid;
 	if (req->sbc)
 		req->sbc->error = 0;

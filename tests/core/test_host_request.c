@@ -319,6 +319,38 @@ static void test_invalid_and_busy_change_nothing(void **state)
 	assert_int_equal(cmd.error, MMCHAL_ECANCELED);
 }
 
+/* Entries the combined checks must still catch: longer than max_seg_size or
+ * zero-length, with the sum of lengths right (the list is never touched). */
+static void test_invalid_entries_sum_right(void **state)
+{
+	const struct mmchal_limits *lim;
+	uint32_t big;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++)
+		g.tb.dma.dir[d].max_seg_size = 4096;
+	host_up();
+	lim = mmchal_host_limits(&g.host);
+	assert_int_equal(lim->max_seg_size, 4096);
+	big = lim->max_seg_size + 512u;
+	assert_true((uint64_t)big + 512u <= lim->max_req_size);
+	make_rw(MMCHAL_DIR_FROM_CARD, (big + 512u) / 512u, 2);
+	sg[0].len = big;
+	sg[1].len = 512;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 3);
+	sg[1].len += sg[2].len;
+	sg[2].len = 0;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	assert_int_equal(g.tb.nstart, 0);
+	/* and a valid one goes */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.nstart, 1);
+}
+
 /* ------------------------------------------------------------ busy, timeouts */
 
 static void test_r1b_busy(void **state)
@@ -744,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_data_error_sends_stop_and_counts_blocks),
 		cmocka_unit_test(test_command_errors),
 		cmocka_unit_test(test_invalid_and_busy_change_nothing),
+		cmocka_unit_test(test_invalid_entries_sum_right),
 		cmocka_unit_test(test_r1b_busy),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_spurious_and_late_events),
