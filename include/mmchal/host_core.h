@@ -128,7 +128,8 @@ struct mmchal_host_stats {
  */
 struct mmchal_host_plan_fast {
 	uint8_t mode;        /**< private: 0 = run the planner, 1 = PIO (no engine),
-				  2 = DIRECT when the list passes the masks */
+				  2 = DIRECT when the list passes the masks, 3 = IOMMU_MERGED
+				  when the merge policy agrees */
 	bool iommu;          /**< private: DIRECT through the IOMMU, merging off */
 	uint32_t segs;       /**< private: most segments the engine takes */
 	uint32_t seg_max;    /**< private: the engine's largest segment */
@@ -138,6 +139,10 @@ struct mmchal_host_plan_fast {
 	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
 	uint64_t min_len;    /**< private: shortest DMA transfer */
 	uint64_t max_xfer;   /**< private: longest DMA transfer */
+	/* the engine's tests of a mapped segment (device addresses) */
+	uint32_t dev_segs;     /**< private: the engine's max_segs */
+	uint64_t dev_last_max; /**< private: highest last byte of a device address */
+	uint64_t dev_bnd_not;  /**< private: ~seg_boundary, or 0 */
 };
 
 /**
@@ -145,22 +150,32 @@ struct mmchal_host_plan_fast {
  *        mmchal_host_init(). Any number of hosts may exist in one image.
  */
 struct mmchal_host {
-	uint32_t magic;                  /**< private: live marker */
-	struct mmchal_backend be;        /**< private: backend */
-	struct mmchal_port port;         /**< private: port */
-	struct mmchal_iommu_domain *dom; /**< private: IOMMU domain or NULL */
-	struct mmchal_bounce *bounce;    /**< private: bounce pool or NULL */
-	struct mmchal_policy_cfg policy; /**< private: policy tuning */
-	uint32_t cmd_timeout_ms;         /**< private */
-	uint32_t data_timeout_ms;        /**< private */
-	uint32_t busy_timeout_ms;        /**< private */
-	bool pio_retry;                  /**< private */
-	bool noncoherent;                /**< private: the port does cache maintenance */
-	void (*card_change)(void *arg);  /**< private: card change callback */
-	void *card_change_arg;           /**< private */
-	struct mmchal_caps caps;         /**< private: queried capabilities */
-	struct mmchal_limits limits;     /**< private: limits for the current card */
-	struct mmchal_plan_env penv;     /**< private: planner input for the current card */
+	uint32_t magic;                       /**< private: live marker */
+	struct mmchal_backend be;             /**< private: backend */
+	struct mmchal_port port;              /**< private: port */
+	struct mmchal_iommu_domain *dom;      /**< private: IOMMU domain or NULL */
+	struct mmchal_bounce *bounce;         /**< private: bounce pool or NULL */
+	struct mmchal_policy_cfg policy;      /**< private: policy tuning */
+	uint32_t cmd_timeout_ms;              /**< private */
+	uint32_t data_timeout_ms;             /**< private */
+	uint32_t busy_timeout_ms;             /**< private */
+	uint64_t cmd_timeout_ns;              /**< private: @c cmd_timeout_ms in ns */
+	uint64_t data_timeout_ns;             /**< private: @c data_timeout_ms in ns */
+	mmchal_irqflags_t (*lock)(void *ctx); /**< private: the port's lock or a no-op */
+	void (*unlock)(void *ctx, mmchal_irqflags_t flags); /**< private: its unlock */
+	uint64_t (*now)(void *ctx);                         /**< private: the port's now_ns */
+	int (*be_start)(void *ctx, const struct mmchal_xfer *xfer); /**< private: backend start */
+	int (*be_irq)(void *ctx, uint32_t *events);    /**< private: backend handle_irq */
+	int (*be_blocks)(void *ctx, uint32_t *blocks); /**< private: backend blocks_done or NULL */
+	bool pio_retry;                                /**< private */
+	bool noncoherent; /**< private: the port does cache maintenance */
+	bool track_usage; /**< private: an IOMMU domain or a bounce pool */
+	bool lean_sum;    /**< private: requests need no list-end summary (no boundary, granule) */
+	void (*card_change)(void *arg); /**< private: card change callback */
+	void *card_change_arg;          /**< private */
+	struct mmchal_caps caps;        /**< private: queried capabilities */
+	struct mmchal_limits limits;    /**< private: limits for the current card */
+	struct mmchal_plan_env penv;    /**< private: planner input for the current card */
 	struct mmchal_host_plan_fast pfast[MMCHAL_DIR_COUNT]; /**< private: per direction */
 	uint32_t state;                  /**< private: completion state (request.c) */
 	uint32_t flags;                  /**< private: per-request flags */

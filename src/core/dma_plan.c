@@ -11,11 +11,8 @@
 
 #include "core/dma_plan_priv.h"
 #include "core/hints.h"
+#include "core/req_quick.h"
 #include "core/mem.h"
-
-/* Every response flag the library knows. */
-#define RSP_ALL \
-	(MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_CRC | MMCHAL_RSP_BUSY | MMCHAL_RSP_OPCODE)
 
 static int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why, uint32_t index)
 {
@@ -41,52 +38,6 @@ static enum mmchal_req_check check_cmd(const struct mmchal_cmd *cmd)
 static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
 {
 	return mask != 0 && ((phys ^ (phys + len - 1u)) & ~mask) != 0;
-}
-
-/*
- * One pass: the summary, and whether every per-entry check passes (false:
- * maybe not, check_sg() decides). No branch per entry: the rules are folded
- * into ORs and ANDs that the checks test once afterwards (a zero length
- * wraps to the largest len - 1 and fails the length test).
- */
-static CORE_INLINE_ bool summarize(const struct mmchal_data *d, const struct mmchal_limits *lim,
-				   struct mmchal_sg_summary *sum)
-{
-	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
-	uint64_t phys_or = 0, last_and = UINT64_MAX, cross_or = 0, total = d->sg_len;
-	uint32_t len1_or = 0;
-	uint64_t vb = lim->virt_boundary;
-
-	for (; s != end; s++) {
-		uint64_t p = s->phys;
-		uint32_t len1 = s->len - 1u;
-		uint64_t last = p + len1;
-
-		phys_or |= p;
-		last_and &= last;
-		cross_or |= p ^ last;
-		len1_or |= len1;
-		total += len1;
-	}
-	sum->phys_or = phys_or;
-	sum->last_and = last_and;
-	sum->cross_or = cross_or;
-	sum->len1_or = len1_or;
-	sum->valid = false;
-	/* every len - 1 below max_seg_size when their OR is (none is 0 then);
-	 * an entry can wrap only from the top 4 GiB (lengths are 32 bits): if no
-	 * start may lie there, none wraps; else let check_sg() look */
-	if (len1_or >= lim->max_seg_size || (phys_or >> 32) == 0xffffffffu)
-		return false;
-	if (total != (uint64_t)d->blksz * d->blocks ||
-	    (lim->seg_boundary != 0 && (cross_or & ~lim->seg_boundary) != 0))
-		return false;
-	/* Interior boundaries: every start and every end aligned proves it; the
-	 * first start and the last end may be unaligned, check_sg() tells. */
-	if (vb != 0 && ((phys_or & vb) != 0 || (last_and & vb) != vb))
-		return false;
-	sum->valid = true;
-	return true;
 }
 
 /* The summary of a list that passed the request checks (no early exit). */
@@ -144,51 +95,6 @@ static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim
 
 static int check_exact(const struct mmchal_request *req, const struct mmchal_limits *lim,
 		       struct mmchal_req_check_info *info);
-
-/* Nonzero when a command's index or response flags are out of range. */
-static uint32_t cmd_bad(const struct mmchal_cmd *c)
-{
-	uint32_t f = c->flags;
-
-	/* flags beyond MMCHAL_RSP_PRESENT count only when it is set (bit 0) */
-	return (c->opcode & ~63u) | (f & ~RSP_ALL) |
-	       ((f & ~MMCHAL_RSP_PRESENT) & ((f & MMCHAL_RSP_PRESENT) - 1u));
-}
-
-/*
- * Every check at once, without naming a failure: true proves the request
- * valid (and fills @p sum); false means maybe not, and check_exact() names the
- * first failed check or finds none.
- */
-static bool quick_ok(const struct mmchal_request *req, const struct mmchal_limits *lim,
-		     struct mmchal_sg_summary *sum)
-{
-	const struct mmchal_data *d = req->data;
-	const struct mmchal_cmd *sbc = req->sbc, *stop = req->stop;
-	uint32_t bad = cmd_bad(req->cmd);
-	uint64_t total;
-
-	if (sbc)
-		bad |= cmd_bad(sbc);
-	if (stop)
-		bad |= cmd_bad(stop);
-	if (!d) {
-		sum->valid = false;
-		return !bad && !sbc && !stop;
-	}
-	total = (uint64_t)d->blksz * d->blocks;
-	bad |= ((req->cmd->flags & (MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_BUSY)) ^
-		MMCHAL_RSP_PRESENT) |
-	       ((uint32_t)d->dir & ~1u);
-	if (sbc)
-		bad |= (sbc->arg & 0xffffu) ^ d->blocks;
-	/* 0 wraps to the largest value in the "- 1u" tests */
-	if (bad || d->blksz - 1u >= lim->max_blk_size || d->blocks - 1u >= lim->max_blk_count ||
-	    total > lim->max_req_size || total > UINT32_MAX || !d->sg ||
-	    d->sg_len - 1u >= lim->max_segs)
-		return false;
-	return summarize(d, lim, sum);
-}
 
 int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_limits *lim,
 			 struct mmchal_req_check_info *info)

@@ -8,10 +8,13 @@
 
 /* The request path's small steps: inlined into the entry that runs them, so
  * a request pays no call per step. */
+/* Rare paths: kept out of line, so that the common one stays short. */
 #if defined(__GNUC__) || defined(__clang__)
-#define CORE_INLINE_ inline __attribute__((always_inline))
+#define CORE_INLINE_   inline __attribute__((always_inline))
+#define CORE_NOINLINE_ __attribute__((noinline))
 #else
 #define CORE_INLINE_ inline
+#define CORE_NOINLINE_
 #endif
 
 #endif /* MMCHAL_CORE_HINTS_H */

@@ -25,6 +25,18 @@ static int derive(struct mmchal_host *h, enum mmchal_card_type card, struct mmch
 	return mmchal_limits_derive(&h->caps, &pc, &h->policy, card, out) == 0 ? 0 : MMCHAL_EINVAL;
 }
 
+static mmchal_irqflags_t no_lock(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static void no_unlock(void *ctx, mmchal_irqflags_t flags)
+{
+	(void)ctx;
+	(void)flags;
+}
+
 int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg)
 {
 	struct mmchal_host *h = host;
@@ -43,6 +55,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		h->port.cache_line = MMCHAL_CACHE_LINE_DEFAULT;
 	h->dom = cfg->iommu;
 	h->bounce = cfg->bounce;
+	h->track_usage = h->dom || h->bounce;
 	h->policy = cfg->policy;
 	h->cmd_timeout_ms = cfg->cmd_timeout_ms ? cfg->cmd_timeout_ms
 						: MMCHAL_HOST_CMD_TIMEOUT_MS_DEFAULT;
@@ -50,6 +63,15 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 						  : MMCHAL_HOST_DATA_TIMEOUT_MS_DEFAULT;
 	h->busy_timeout_ms = cfg->busy_timeout_ms ? cfg->busy_timeout_ms
 						  : MMCHAL_HOST_BUSY_TIMEOUT_MS_DEFAULT;
+	h->cmd_timeout_ns = (uint64_t)h->cmd_timeout_ms * 1000000u;
+	h->data_timeout_ns = (uint64_t)h->data_timeout_ms * 1000000u;
+	/* a port without a lock pair runs in one context (port.h) */
+	h->lock = h->port.ops->lock_irqsave ? h->port.ops->lock_irqsave : no_lock;
+	h->unlock = h->port.ops->unlock_irqrestore ? h->port.ops->unlock_irqrestore : no_unlock;
+	h->now = h->port.ops->now_ns;
+	h->be_start = h->be.ops->start;
+	h->be_irq = h->be.ops->handle_irq;
+	h->be_blocks = h->be.ops->blocks_done;
 	h->pio_retry = cfg->pio_retry;
 	h->card_change = cfg->card_change;
 	h->card_change_arg = cfg->card_change_arg;

@@ -33,15 +33,15 @@ static inline bool host_live_(const struct mmchal_host *h)
 	return h && h->magic == HOST_MAGIC;
 }
 
+/* The port's lock pair, or no-ops (set by mmchal_host_init()). */
 static inline mmchal_irqflags_t host_lock_(struct mmchal_host *h)
 {
-	return h->port.ops->lock_irqsave ? h->port.ops->lock_irqsave(h->port.ctx) : 0;
+	return h->lock(h->port.ctx);
 }
 
 static inline void host_unlock_(struct mmchal_host *h, mmchal_irqflags_t f)
 {
-	if (h->port.ops->unlock_irqrestore)
-		h->port.ops->unlock_irqrestore(h->port.ctx, f);
+	h->unlock(h->port.ctx, f);
 }
 
 /* Set host->penv from the caps and the current limits (request.c). */

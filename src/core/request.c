@@ -48,6 +48,7 @@
 
 #include "core/dma_plan_priv.h"
 #include "core/host_priv.h"
+#include "core/req_quick.h"
 #include "core/mem.h"
 
 /* host->flags */
@@ -57,6 +58,7 @@
 #define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
 #define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
+#define HF_NO_RELEASE   (1u << 7) /* the plan leaves nothing to unmap, copy or invalidate */
 
 /* Events that belong to a request (card change and SDIO interrupts do not). */
 #define EV_REQUEST                                                                               \
@@ -65,14 +67,14 @@
 
 static CORE_INLINE_ uint64_t now_ns(struct mmchal_host *h)
 {
-	return h->port.ops->now_ns(h->port.ctx);
+	return h->now(h->port.ctx);
 }
 
 static CORE_INLINE_ void arm(struct mmchal_host *h, uint64_t ns)
 {
-	uint64_t t = now_ns(h);
+	uint64_t t = now_ns(h) + ns;
 
-	h->deadline_ns = t > UINT64_MAX - ns ? UINT64_MAX : t + ns;
+	h->deadline_ns = t < ns ? UINT64_MAX : t; /* saturating */
 }
 
 static uint64_t ms_to_ns(uint32_t ms)
@@ -111,12 +113,20 @@ static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
 	cmd->error = 0;
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
-	h->xfer.auto_stop = data && (h->flags & HF_AUTO_STOP);
-	h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
-	h->xfer.plan = data ? h->plan.plan : MMCHAL_PLAN_PIO;
-	h->xfer.segs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
-	h->xfer.nsegs = data && h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
-	return h->be.ops->start(h->be.ctx, &h->xfer);
+	if (!data) {
+		h->xfer.auto_stop = false;
+		h->xfer.stop = NULL;
+		h->xfer.plan = MMCHAL_PLAN_PIO;
+		h->xfer.segs = NULL;
+		h->xfer.nsegs = 0;
+	} else {
+		h->xfer.auto_stop = (h->flags & HF_AUTO_STOP) != 0;
+		h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
+		h->xfer.plan = h->plan.plan;
+		h->xfer.segs = h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
+		h->xfer.nsegs = h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
+	}
+	return h->be_start(h->be.ctx, &h->xfer);
 }
 
 static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
@@ -125,7 +135,7 @@ static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
 	int err;
 
 	h->state = HS_CMD;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->cmd, r->data);
 	if (err != 0) {
 		r->cmd->error = err;
@@ -140,7 +150,7 @@ static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 	int err;
 
 	h->state = HS_STOP;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->stop, NULL);
 	if (err != 0) {
 		r->stop->error = err;
@@ -168,7 +178,7 @@ static CORE_INLINE_ bool begin(struct mmchal_host *h)
 	if (!r->sbc)
 		return go_cmd(h);
 	h->state = HS_SBC;
-	arm(h, ms_to_ns(h->cmd_timeout_ms));
+	arm(h, h->cmd_timeout_ns);
 	err = issue(h, r->sbc, NULL);
 	if (err != 0) {
 		r->sbc->error = err;
@@ -217,10 +227,10 @@ static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 		return false;
 	/* A controller may end the data phase early without an error (a short
 	 * transfer): never report blocks that did not move. */
-	if (h->be.ops->blocks_done) {
+	if (h->be_blocks) {
 		uint32_t blocks;
 
-		if (h->be.ops->blocks_done(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
+		if (h->be_blocks(h->be.ctx, &blocks) == 0 && blocks < r->data->blocks)
 			return data_failed(h, MMCHAL_EIO);
 	}
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
@@ -264,8 +274,11 @@ static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 			return false;
 		if (r->data) {
 			h->state = HS_DATA;
-			arm(h, r->data->timeout_ns ? (uint64_t)r->data->timeout_ns * r->data->blocks
-						   : ms_to_ns(h->data_timeout_ms));
+			/* no deadline for a data phase that ended in the same events */
+			if (!(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR)))
+				arm(h, r->data->timeout_ns
+					       ? (uint64_t)r->data->timeout_ns * r->data->blocks
+					       : h->data_timeout_ns);
 			return data_events(h, ev);
 		}
 		return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd) : to_done(h);
@@ -359,8 +372,17 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 					: 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
-	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++)
-		plan_fast_of(h, &h->pfast[dir], &h->caps.dma.dir[dir]);
+	h->lean_sum = h->limits.seg_boundary == 0 && h->limits.virt_boundary == 0 &&
+		      env->cache_line == 0;
+	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++) {
+		const struct mmchal_dma_dir_caps *c = &h->caps.dma.dir[dir];
+
+		plan_fast_of(h, &h->pfast[dir], c);
+		/* the planner looks at the ends for a granule or a boundary */
+		if (env->dma->kind != MMCHAL_DMA_NONE &&
+		    (c->len_granule > 1u || c->seg_boundary != 0))
+			h->lean_sum = false;
+	}
 }
 
 /*
@@ -381,21 +403,30 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 		f->mode = 1;
 		return;
 	}
-	if ((env->cache_line != 0 && !c->coherent) || (iommu && env->merge))
+	f->dev_segs = c->max_segs;
+	f->dev_last_max = c->addr_bits == 0 || c->addr_bits >= 64
+				  ? UINT64_MAX
+				  : (UINT64_C(1) << c->addr_bits) - 1u;
+	f->dev_bnd_not = c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
+	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
+	f->seg_max = c->max_seg_size;
+	f->min_len = c->min_len;
+	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+	if (env->cache_line != 0 && !c->coherent)
 		return;
+	if (iommu && env->merge) {
+		f->mode = 3;
+		return;
+	}
 	f->mode = 2;
 	f->iommu = iommu;
 	f->segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
-	f->seg_max = c->max_seg_size;
-	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
-	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
 	/* behind the IOMMU, address bits and boundary are checked after mapping */
 	f->last_max = iommu || c->addr_bits == 0 || c->addr_bits >= 64
 			      ? UINT64_MAX
 			      : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
-	f->min_len = c->min_len;
-	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -406,18 +437,14 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	struct mmchal_plan_result *out = &h->plan;
 	uint64_t total = (uint64_t)d->blksz * d->blocks;
 
-	if (f->mode == 1 && all_cpu(d)) {
-		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
-						   .reason = MMCHAL_PR_NO_ENGINE,
-						   .nobounce = MMCHAL_NB_NONE,
-						   .merge = MMCHAL_MERGE_NO_IOMMU};
-		return 0;
-	}
 	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
 	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
 	    total >= f->min_len && total <= f->max_xfer) {
+		/* mode 2 is coherent: nothing to invalidate; unmapping only via the IOMMU */
+		if (!f->iommu)
+			h->flags |= HF_NO_RELEASE;
 		*out = (struct mmchal_plan_result){
 			.plan = MMCHAL_PLAN_DIRECT,
 			.reason = f->iommu ? MMCHAL_PR_DIRECT_IOMMU : MMCHAL_PR_DIRECT,
@@ -426,10 +453,78 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 			.iommu = f->iommu};
 		return 0;
 	}
+	if (f->mode == 1 && all_cpu(d)) {
+		h->flags |= HF_NO_RELEASE;
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_PIO,
+						   .reason = MMCHAL_PR_NO_ENGINE,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_NO_IOMMU};
+		return 0;
+	}
+	/* merging on and the policy agrees: dma_plan.h step 4 */
+	if (f->mode == 3 && total >= f->min_len && total <= f->max_xfer &&
+	    mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card, NULL) ==
+		    MMCHAL_MERGE_OK) {
+		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_IOMMU_MERGED,
+						   .reason = MMCHAL_PR_MERGED,
+						   .nobounce = MMCHAL_NB_NONE,
+						   .merge = MMCHAL_MERGE_OK,
+						   .iommu = true};
+		return 0;
+	}
 	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
 /* Map through the IOMMU and check the result; false: the engine cannot take it. */
+/* The folding pass of mapped_ok(); @p lean: no granule and no boundary to test. */
+static CORE_INLINE_ bool mapped_fold(const struct mmchal_host_plan_fast *f,
+				     const struct mmchal_dma_seg *s, uint32_t n, bool lean)
+{
+	const struct mmchal_dma_seg *end = s + n;
+	uint64_t addr_or = 0, last_or = 0, last_and = UINT64_MAX, cross_or = 0;
+	uint32_t len1_or = 0;
+
+	for (; s != end; s++) {
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		addr_or |= s->addr;
+		last_or |= last;
+		len1_or |= len1;
+		if (!lean) {
+			last_and &= last;
+			cross_or |= s->addr ^ last;
+		}
+	}
+	/* last_or bounds every last byte; no start in the top 4 GiB: none wraps */
+	return len1_or < f->seg_max && (addr_or & f->start_mask) == 0 &&
+	       (lean || ((last_and & f->gran1) == f->gran1 && (cross_or & f->dev_bnd_not) == 0)) &&
+	       last_or <= f->dev_last_max && (addr_or >> 32) != 0xffffffffu;
+}
+
+/*
+ * mmchal_dma_check_mapped() from the host's constants, one pass without a
+ * branch per segment: true proves every segment fits the engine; false means
+ * maybe not (the exact check decides).
+ */
+static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
+				   const struct mmchal_dma_seg *s, uint32_t n)
+{
+	if (n > f->dev_segs)
+		return false;
+	if (n == 1) { /* merged: the same tests on one segment */
+		uint32_t len1 = s->len - 1u;
+		uint64_t last = s->addr + len1;
+
+		return len1 < f->seg_max && (s->addr & f->start_mask) == 0 &&
+		       (last & f->gran1) == f->gran1 && last <= f->dev_last_max &&
+		       ((s->addr ^ last) & f->dev_bnd_not) == 0 && last >= s->addr;
+	}
+	if ((f->gran1 | f->dev_bnd_not) == 0)
+		return mapped_fold(f, s, n, true);
+	return mapped_fold(f, s, n, false);
+}
+
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
@@ -443,7 +538,8 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	if (err != 0)
 		return err;
 	h->nsegs = merged ? 1u : d->sg_len;
-	*ok = mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
+	*ok = mapped_ok(&h->pfast[d->dir], h->segs, h->nsegs) ||
+	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);
 	return 0;
@@ -511,16 +607,6 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 	return 0;
 }
 
-/* Does release_data() have nothing to do? */
-static CORE_INLINE_ bool nothing_to_release(const struct mmchal_host *h)
-{
-	const struct mmchal_data *d = h->req->data;
-
-	return !d || h->plan.plan == MMCHAL_PLAN_PIO ||
-	       (h->plan.plan == MMCHAL_PLAN_DIRECT && !h->plan.iommu &&
-		!(needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD));
-}
-
 /* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
 static void release_data(struct mmchal_host *h)
 {
@@ -550,18 +636,22 @@ static void note_usage_of(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
-	st->iova_pages = h->dom ? (uint32_t)h->dom->st.pages_mapped : 0;
-	st->bounce_slots = mmchal_bounce_in_use(h->bounce);
-	if (st->iova_pages > st->iova_pages_peak)
-		st->iova_pages_peak = st->iova_pages;
-	if (st->bounce_slots > st->bounce_slots_peak)
-		st->bounce_slots_peak = st->bounce_slots;
+	if (h->dom) {
+		st->iova_pages = (uint32_t)h->dom->st.pages_mapped;
+		if (st->iova_pages > st->iova_pages_peak)
+			st->iova_pages_peak = st->iova_pages;
+	}
+	if (h->bounce) {
+		st->bounce_slots = mmchal_bounce_in_use(h->bounce);
+		if (st->bounce_slots > st->bounce_slots_peak)
+			st->bounce_slots_peak = st->bounce_slots;
+	}
 }
 
 /* IOVA pages and bounce slots now and at peak; nothing to do without either. */
 static inline void note_usage(struct mmchal_host *h)
 {
-	if (h->dom || h->bounce)
+	if (h->track_usage)
 		note_usage_of(h);
 }
 
@@ -646,7 +736,7 @@ static bool all_cpu(const struct mmchal_data *d)
  * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
  * otherwise it is taken only for the retry restart and the commit.
  */
-static void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
+static CORE_INLINE_ void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
 {
 	struct mmchal_request *r;
 
@@ -687,20 +777,21 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 		host_unlock_(h, f);
 		return 0;
 	}
-	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
-		complete(h, f, true);
-		return 1;
-	}
 	/* Nothing to unmap, copy or invalidate and no retry: the commit is the
-	 * whole completion, in this lock section (DEFERRED still defers the
-	 * callback out of the interrupt). */
-	if (!(h->flags & HF_RETRY) && nothing_to_release(h) &&
+	 * whole completion, in this lock section, under every policy
+	 * (IRQ_LOCKED's own way; DEFERRED still defers the callback out of the
+	 * interrupt). */
+	if ((h->flags & (HF_RETRY | HF_NO_RELEASE)) == HF_NO_RELEASE &&
 	    (pol != MMCHAL_POLICY_DEFERRED || !in_irq)) {
 		struct mmchal_request *r = commit(h);
 
 		host_unlock_(h, f);
 		if (r->done)
 			r->done(r);
+		return 1;
+	}
+	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
+		complete(h, f, true);
 		return 1;
 	}
 	host_unlock_(h, f);
@@ -716,6 +807,17 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 
 /* ------------------------------------------------------------ entries */
 
+/* The backend saw a card inserted or removed: count it, tell the owner (no lock held). */
+static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f = host_lock_(h);
+
+	h->st.card_changes++;
+	host_unlock_(h, f);
+	if (h->card_change)
+		h->card_change(h->card_change_arg);
+}
+
 int mmchal_host_irq(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f;
@@ -726,17 +828,15 @@ int mmchal_host_irq(struct mmchal_host *h)
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+	if (h->be_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
 	if (running(h->state))
 		fin = on_events(h, ev);
 	else if (ev & EV_REQUEST)
 		h->st.spurious++;
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		h->st.card_changes++;
 	ret = finish(h, f, fin, true);
-	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-		h->card_change(h->card_change_arg);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		card_changed(h);
 	return ret;
 }
 
@@ -750,16 +850,14 @@ int mmchal_host_poll(struct mmchal_host *h)
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be.ops->handle_irq(h->be.ctx, &ev) != 0)
+	if (h->be_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		h->st.card_changes++;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
 			h->st.spurious++;
 		host_unlock_(h, f);
-		if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-			h->card_change(h->card_change_arg);
+		if (ev & MMCHAL_EV_CARD_CHANGE)
+			card_changed(h);
 		return 0;
 	}
 	fin = on_events(h, ev);
@@ -776,8 +874,8 @@ int mmchal_host_poll(struct mmchal_host *h)
 	if (!fin && now_ns(h) >= h->deadline_ns)
 		fin = expire(h, MMCHAL_ETIMEDOUT);
 	ret = finish(h, f, fin, false);
-	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
-		h->card_change(h->card_change_arg);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		card_changed(h);
 	return ret;
 }
 
@@ -820,9 +918,21 @@ static void unclaim(struct mmchal_host *h)
 	host_unlock_(h, f);
 }
 
-int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
+/* The full checks, for what the fast path could not prove (kept out of line). */
+static CORE_NOINLINE_ bool exact_ok(const struct mmchal_request *req,
+				    const struct mmchal_limits *lim, struct mmchal_sg_summary *sum)
 {
 	struct mmchal_req_check_info why;
+
+	if (mmchal_request_check(req, lim, &why) != 0)
+		return false;
+	*sum = why.sum;
+	return true;
+}
+
+int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
+{
+	struct mmchal_sg_summary sum;
 	mmchal_irqflags_t f;
 	int err;
 
@@ -841,7 +951,9 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	host_unlock_(h, f);
 
 	/* 2. Validate everything before any mapping or register access. */
-	if (mmchal_request_check(req, &h->limits, &why) != 0)
+	if (!(h->lean_sum ? quick_ok_as(req, &h->limits, &sum, true)
+			  : quick_ok_as(req, &h->limits, &sum, false)) &&
+	    !exact_ok(req, &h->limits, &sum))
 		goto invalid;
 	if (req->sbc)
 		req->sbc->error = 0;
@@ -856,12 +968,9 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	    req->stop->arg == 0)
 		h->flags |= HF_AUTO_STOP;
 	/* 3. Plan, 4. map or bounce, with cache maintenance. */
-	h->plan.plan = MMCHAL_PLAN_PIO;
-	h->plan.iommu = false;
-	h->nsegs = 0;
 	if (req->data) {
 		/* the check made the summary; the environment is the host's own */
-		if (plan_data(h, req->data, &why.sum) != 0)
+		if (plan_data(h, req->data, &sum) != 0)
 			goto invalid;
 		req->data->error = 0;
 		req->data->bytes_xfered = 0;
@@ -870,6 +979,11 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 			unclaim(h);
 			return err;
 		}
+	} else {
+		h->plan.plan = MMCHAL_PLAN_PIO;
+		h->plan.iommu = false;
+		h->nsegs = 0;
+		h->flags |= HF_NO_RELEASE;
 	}
 	/* 5. Start: the backend sees the request only now. */
 	f = host_lock_(h);

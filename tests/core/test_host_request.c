@@ -15,6 +15,7 @@
 #include <mmchal/host_core.h>
 
 #include "core/host_fixture.h"
+#include "core/host_priv.h"
 
 static _Alignas(4096) unsigned char buf[4 * 4096];
 static _Alignas(4096) unsigned char pool[64 * 2048];
@@ -316,6 +317,38 @@ static void test_invalid_and_busy_change_nothing(void **state)
 	assert_int_equal(mmchal_host_abort(&g.host), MMCHAL_ENOENT);
 	assert_int_equal(ndone, 1);
 	assert_int_equal(cmd.error, MMCHAL_ECANCELED);
+}
+
+/* Entries the combined checks must still catch: longer than max_seg_size or
+ * zero-length, with the sum of lengths right (the list is never touched). */
+static void test_invalid_entries_sum_right(void **state)
+{
+	const struct mmchal_limits *lim;
+	uint32_t big;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++)
+		g.tb.dma.dir[d].max_seg_size = 4096;
+	host_up();
+	lim = mmchal_host_limits(&g.host);
+	assert_int_equal(lim->max_seg_size, 4096);
+	big = lim->max_seg_size + 512u;
+	assert_true((uint64_t)big + 512u <= lim->max_req_size);
+	make_rw(MMCHAL_DIR_FROM_CARD, (big + 512u) / 512u, 2);
+	sg[0].len = big;
+	sg[1].len = 512;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 3);
+	sg[1].len += sg[2].len;
+	sg[2].len = 0;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	assert_int_equal(g.tb.nstart, 0);
+	/* and a valid one goes */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.nstart, 1);
 }
 
 /* ------------------------------------------------------------ busy, timeouts */
@@ -683,6 +716,7 @@ static void test_iommu_plans_release_everything(void **state)
 	 * page, the post-mapping check refuses it and the request is bounced */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 8192;
+	mmchal_host_plan_env_(&g.host); /* the host's planner constants follow */
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	sg[0].cpu = buf + 2048;
 	sg[0].phys += 2048;
@@ -722,6 +756,7 @@ static void test_iommu_plans_release_everything(void **state)
 	/* a failing IOMMU map: the error comes back, nothing stays mapped */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].addr_align = 0;
+	mmchal_host_plan_env_(&g.host);
 	g.fi.fail_map_at = g.fi.maps + 2;
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
@@ -741,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_data_error_sends_stop_and_counts_blocks),
 		cmocka_unit_test(test_command_errors),
 		cmocka_unit_test(test_invalid_and_busy_change_nothing),
+		cmocka_unit_test(test_invalid_entries_sum_right),
 		cmocka_unit_test(test_r1b_busy),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_spurious_and_late_events),
