@@ -243,6 +243,7 @@ struct mmchal_sdhi {
 	uint32_t state;                    /**< private: phase bits of the current xfer */
 	struct mmchal_cmd *cmd;            /**< private: command in flight */
 	struct mmchal_data *data;          /**< private: data phase in flight */
+	struct mmchal_cmd *stop_cmd;       /**< private: STOP the controller sends, or NULL */
 	const struct mmchal_dma_seg *segs; /**< private: DMA segments of the data phase */
 	uint32_t nsegs;                    /**< private: entries in @c segs */
 	uint32_t blocks_done;              /**< private: blocks moved (PIO) or known complete */

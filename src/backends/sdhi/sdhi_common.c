@@ -134,6 +134,7 @@ static void end_xfer(struct mmchal_sdhi *s)
 	s->state = 0;
 	s->cmd = NULL;
 	s->data = NULL;
+	s->stop_cmd = NULL;
 	s->segs = NULL;
 	s->nsegs = 0;
 }
@@ -478,9 +479,12 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		if (multi_block(x)) {
 			c |= SDHI_CMD_MULTI;
 			stop = SDHI_STOP_SEC;
-			if (x->auto_stop)
+			if (x->auto_stop) {
 				s->state |= SDHI_S_AUTO_STOP;
-			else
+				s->stop_cmd = x->stop;
+				if (x->stop != NULL)
+					x->stop->error = 0;
+			} else
 				c |= SDHI_CMD_NO_AUTO12;
 		}
 		if (s->size != d->blksz) {
@@ -646,11 +650,65 @@ static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
 	return true;
 }
 
-static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+/*
+ * With automatic CMD12 an error in the status may belong to that CMD12 alone:
+ * SD_ERR_STS1/2 tell (separate bits for the CMD12 response, sdhi_regs.h). The
+ * controller sends it only after the last block, so then every block went
+ * through. Returns the STOP's error, or 0 when the error is the data phase's.
+ */
+static int auto_stop_error(const struct mmchal_sdhi *s)
+{
+	uint16_t e1 = (uint16_t)(rd16(s, SDHI_ERR_STS1) & SDHI_ERR1_ALL);
+	uint16_t e2 = (uint16_t)(rd16(s, SDHI_ERR_STS2) & SDHI_ERR2_ALL);
+
+	if ((e1 & ~SDHI_ERR1_A12) || (e2 & ~SDHI_ERR2_A12))
+		return 0;
+	if (e2 & SDHI_ERR2_A12)
+		return MMCHAL_ETIMEDOUT;
+	if (e1 & SDHI_ERR1_A12)
+		return MMCHAL_EIO;
+	return 0;
+}
+
+/* All blocks moved: account for them and report the end of the data phase. */
+static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
 {
 	struct mmchal_data *d = s->data;
+
+	s->blocks_done = d->blocks;
+	d->bytes_xfered = d->blksz * d->blocks;
+	*ev |= MMCHAL_EV_DATA_DONE;
+}
+
+/* The data went through but the automatic CMD12 failed: the STOP's error only. */
+static void stop_failed(struct mmchal_sdhi *s, int err, uint32_t *ev)
+{
+	if ((s->state & SDHI_S_DMA) && !(s->state & SDHI_S_DMA_END)) {
+		int r = s->eng->poll(s);
+
+		if (r < 0) {
+			fail(s, r, ev);
+			return;
+		}
+	}
+	data_complete(s, ev);
+	s->stop_cmd->error = err;
+	recover(s);
+}
+
+static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+{
 	bool read = s->state & SDHI_S_READ;
 	int err = data_error(st);
+
+	if (err && s->stop_cmd != NULL && (st & (SDHI_ST_CMD_TO | SDHI_ST_CRC | SDHI_ST_END_BIT))) {
+		int se = auto_stop_error(s);
+
+		if (se) {
+			stop_failed(s, se, ev);
+			return;
+		}
+	}
 
 	if (!err && !(s->state & SDHI_S_DMA) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
 		err = mmchal_sdhi_pio_block_(s, read);
@@ -667,10 +725,13 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		return;
 	}
 	if (st & SDHI_ST_ACCESS_END) {
-		/* A DMA write with no CMD12 after it ends on an access end with the bus idle;
-		   if the card was still busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT). */
-		if ((s->state & SDHI_S_DMA) && !read && !(s->state & SDHI_S_AUTO_STOP) &&
-		    !bus_idle(s, st) && !(s->state & SDHI_S_IDLE_WAIT))
+		/* A DMA write ends on an access end with the bus idle; if the card was still
+		   busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT, Linux
+		   tmio_mmc_data_irq, with or without automatic CMD12). A PIO write with
+		   automatic CMD12 waits the same way: with hardware busy detection the data
+		   phase ends after CMD12's busy (backend.h). */
+		if (!read && (s->state & (SDHI_S_DMA | SDHI_S_AUTO_STOP)) && !bus_idle(s, st) &&
+		    !(s->state & SDHI_S_IDLE_WAIT))
 			s->state |= SDHI_S_IDLE_WAIT;
 		else
 			s->state |= SDHI_S_ACC_END;
@@ -679,9 +740,11 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
 	    (!(s->state & SDHI_S_DMA) || (s->state & SDHI_S_DMA_END))) {
-		s->blocks_done = d->blocks;
-		d->bytes_xfered = d->blksz * d->blocks;
-		*ev |= MMCHAL_EV_DATA_DONE;
+		/* The automatic CMD12's R1 is in SD_RSP10 after the data end, where Linux
+		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
+		if (s->stop_cmd != NULL)
+			s->stop_cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
+		data_complete(s, ev);
 		end_xfer(s);
 	}
 }

@@ -50,6 +50,20 @@
 #define SDHI_CMD_MULTI     0x2000u
 #define SDHI_CMD_NO_AUTO12 0x4000u
 
+/*
+ * SD_ERR_STS1/2: the bits that name the automatic CMD12 (RZ/A1H User's Manual,
+ * SD_ERR_STS1 CMDE1 / RSPLENE1 / RSPCRCE1, SD_ERR_STS2 RSPTO1 / BSYTO1).
+ */
+#define SDHI_ERR1_A12_IDX (1u << 1) /* CMD12 response index error */
+#define SDHI_ERR1_A12_END (1u << 3) /* CMD12 response length (end bit) error */
+#define SDHI_ERR1_A12_CRC (1u << 9) /* CMD12 response CRC error */
+#define SDHI_ERR1_A12     (SDHI_ERR1_A12_IDX | SDHI_ERR1_A12_END | SDHI_ERR1_A12_CRC)
+#define SDHI_ERR2_A12_TO  (1u << 1) /* CMD12 response timeout */
+#define SDHI_ERR2_A12_BSY (1u << 3) /* CMD12 busy timeout */
+#define SDHI_ERR2_A12     (SDHI_ERR2_A12_TO | SDHI_ERR2_A12_BSY)
+#define SDHI_ERR1_ALL     0x0f3fu /* error bits; 14:12 are the last CRC status token */
+#define SDHI_ERR2_ALL     0x007fu
+
 /* SD_STOP */
 #define SDHI_STOP_STP 0x0001u
 #define SDHI_STOP_SEC 0x0100u /* SD_SECCNT counts the blocks (and arms auto CMD12) */

@@ -3,7 +3,8 @@
  * identification, reads and writes of scattered 4 KiB pages with CMD12 and
  * with CMD23, every plan the core picks (IOMMU_MERGED with 512 segments behind
  * the IOMMU, DIRECT, BOUNCED, PIO), a DMA fault retried by PIO, and IOVA pages
- * and bounce slots back to zero afterwards.
+ * and bounce slots back to zero afterwards; the core leaves CMD12 to the
+ * controller and gets its response.
  */
 #include "sdhi_fx.h"
 
@@ -394,6 +395,59 @@ static void test_irq_mode(void **state)
 	}
 }
 
+/*
+ * An open-ended read and write through mmchal_host_request_sync on a backend
+ * with automatic CMD12: the core writes SD_CMD once (no CMD12 of its own), the
+ * controller's CMD12 is the second command on the bus, and the request's STOP
+ * holds that CMD12's R1 (CURRENT_STATE data / rcv, READY_FOR_DATA).
+ */
+static void test_core_uses_auto12(void **state)
+{
+	static const enum mmchal_sdhi_kind kinds[] = {MMCHAL_SDHI_IDMAC, MMCHAL_SDHI_PIO};
+	struct hfx *h = &H;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN3, kinds[k], -1,    0, 0,
+				    MMCHAL_SIM_CARD_MMC, false,    false, 0};
+
+		host_open(h, &o, false);
+		for (int w = 0; w < 2; w++) {
+			struct mmchal_cmd cmd = {
+				.opcode = w ? 25u : 18u, .arg = h->lba, .flags = MMCHAL_RSP_R1};
+			struct mmchal_cmd stop = {
+				.opcode = 12, .flags = MMCHAL_RSP_R1B, .resp = {0xdeadbeefu}};
+			struct mmchal_data d = {.dir = w ? MMCHAL_DIR_TO_CARD
+							 : MMCHAL_DIR_FROM_CARD,
+						.blksz = 512,
+						.blocks = 8,
+						.sg = h->sg,
+						.sg_len = 1};
+			struct mmchal_request r = {.cmd = &cmd, .data = &d, .stop = &stop};
+			struct mmchal_sim_counters c0, c1;
+			uint64_t cmd_writes;
+
+			assert_int_equal(
+				mmchal_sim_mem_scatter(h->f.sim, h->f.lo, 1, h->lba, h->sg), 0);
+			mmchal_sim_get_counters(h->f.sim, &c0);
+			cmd_writes = mmchal_sim_reg_writes(h->f.sim, 0);
+			assert_int_equal(mmchal_host_request_sync(&h->host, &r, 5000), 0);
+			mmchal_sim_get_counters(h->f.sim, &c1);
+			assert_int_equal(mmchal_sim_reg_writes(h->f.sim, 0) - cmd_writes, 1);
+			assert_int_equal(c1.commands - c0.commands, 2);
+			assert_int_equal(cmd.error, 0);
+			assert_int_equal(d.error, 0);
+			assert_int_equal(d.bytes_xfered, 8u * 512u);
+			assert_int_equal(stop.error, 0);
+			assert_int_equal(stop.resp[0], w ? 0x00000d00u : 0x00000b00u);
+			assert_int_equal(mmchal_sim_card_state(h->f.sim), MMCHAL_SIM_ST_TRAN);
+			assert_int_equal(f_busy(h), 0);
+			h->lba += 16;
+		}
+		host_close(h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_sysdmac_and_pio),
 		cmocka_unit_test(test_host_fault_recovery),
 		cmocka_unit_test(test_irq_mode),
+		cmocka_unit_test(test_core_uses_auto12),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
