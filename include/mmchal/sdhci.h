@@ -121,6 +121,7 @@ struct mmchal_sdhci {
 	struct mmchal_data *data;    /**< data phase in flight, or NULL */
 	bool pio;                    /**< the CPU moves the data */
 	struct mmchal_cmd *busy_cmd; /**< R1b command whose busy end is awaited */
+	struct mmchal_cmd *stop;     /**< STOP the controller sends (Auto CMD12), or NULL */
 	struct mmchal_sdhci_pio pos; /**< PIO position */
 	uint32_t done_blocks;        /**< blocks known done when the last data phase ended */
 };

@@ -211,6 +211,7 @@ static int sdhci_probe(void *ctx)
 	h->clock_hz = 0;
 	h->cmd = NULL;
 	h->data = NULL;
+	h->stop = NULL;
 	h->busy_cmd = NULL;
 	h->done_blocks = 0;
 	h->irq_enable = 0;
@@ -704,6 +705,10 @@ static int sdhci_start(void *ctx, const struct mmchal_xfer *x)
 	cmd->error = 0;
 	h->cmd = cmd;
 	h->data = x->data;
+	/* With Auto CMD12 its response is the STOP's (backend.h). */
+	h->stop = x->auto_stop ? x->stop : NULL;
+	if (h->stop)
+		h->stop->error = 0;
 	wr32(h, SDHCI_ARGUMENT, cmd->arg);
 	wr16(h, SDHCI_TRANSFER_MODE, mode);
 	/* The command may complete inside this write (QEMU runs it synchronously). */
@@ -833,6 +838,31 @@ static int data_error(const struct mmchal_sdhci *h, uint32_t st)
 	return MMCHAL_EIO; /* CRC, end bit, current limit */
 }
 
+/*
+ * An error of the Auto CMD12 alone (2.2.23 Auto CMD Error Status): executed
+ * after the last block (the block counter is at 0), no other data error. Then
+ * the data went through and the failure is the STOP's. Returns its error, or 0
+ * when the error is the data phase's.
+ */
+static int auto_stop_error(const struct mmchal_sdhci *h, uint32_t st)
+{
+	uint16_t a;
+
+	if ((st & SDHCI_INT_DATA_ERR_MASK) != SDHCI_INT_AUTO_CMD_ERR ||
+	    rd16(h, SDHCI_BLOCK_COUNT) != 0)
+		return 0;
+	a = rd16(h, SDHCI_AUTO_CMD_STATUS);
+	if (a & (SDHCI_AUTO_CMD12_NOT_EXEC | SDHCI_AUTO_CMD_NOT_ISSUED))
+		return 0;
+	if (a & SDHCI_AUTO_CMD_TIMEOUT)
+		return MMCHAL_ETIMEDOUT;
+	if (a & SDHCI_AUTO_CMD_INDEX)
+		return MMCHAL_EPROTO; /* as for any command (cmd_error) */
+	if (a & (SDHCI_AUTO_CMD_CRC | SDHCI_AUTO_CMD_END_BIT))
+		return MMCHAL_EIO;
+	return 0;
+}
+
 static void end_data(struct mmchal_sdhci *h, int err)
 {
 	struct mmchal_data *data = h->data;
@@ -846,6 +876,7 @@ static void end_data(struct mmchal_sdhci *h, int err)
 	}
 	data->error = err;
 	h->data = NULL;
+	h->stop = NULL;
 }
 
 static uint32_t service(struct mmchal_sdhci *h, uint32_t st)
@@ -883,6 +914,17 @@ static uint32_t service(struct mmchal_sdhci *h, uint32_t st)
 
 	if (h->data) {
 		if (st & SDHCI_INT_DATA_ERR_MASK) {
+			int se = h->stop ? auto_stop_error(h, st) : 0;
+
+			if (se) {
+				struct mmchal_cmd *stop = h->stop;
+
+				end_data(h, 0);
+				stop->error = se;
+				/* the CMD line after the Auto CMD12 error, and DAT (3.10.1) */
+				reset_cmd_dat(h);
+				return ev | MMCHAL_EV_DATA_DONE;
+			}
 			end_data(h, data_error(h, st));
 			reset_cmd_dat(h);
 			return ev | MMCHAL_EV_DATA_ERROR;
@@ -894,6 +936,9 @@ static uint32_t service(struct mmchal_sdhci *h, uint32_t st)
 		if ((st & SDHCI_INT_DMA) && !h->pio && h->mode == MMCHAL_SDHCI_DMA_SDMA)
 			wr32(h, SDHCI_SDMA_ADDR, rd32(h, SDHCI_SDMA_ADDR));
 		if (st & SDHCI_INT_XFER_DONE) {
+			/* The Auto CMD12 response is in Response bits 127:96 (2.2.7). */
+			if (h->stop)
+				h->stop->resp[0] = rd32(h, SDHCI_RESPONSE(3));
 			end_data(h, 0);
 			ev |= MMCHAL_EV_DATA_DONE;
 		}
@@ -949,6 +994,7 @@ static int sdhci_abort(void *ctx)
 	wr32(h, SDHCI_INT_STATUS, ~(uint32_t)(SDHCI_INT_ERROR | SDHCI_INT_CARD_INT));
 	h->cmd = NULL;
 	h->data = NULL;
+	h->stop = NULL;
 	h->busy_cmd = NULL;
 	return ret;
 }

@@ -123,8 +123,13 @@
 #define SDHCI_SIGNAL_ENABLE 0x38u
 
 /* 2.2.23 Auto CMD Error Status (16) */
-#define SDHCI_AUTO_CMD_STATUS  0x3cu
-#define SDHCI_AUTO_CMD_TIMEOUT (1u << 1)
+#define SDHCI_AUTO_CMD_STATUS     0x3cu
+#define SDHCI_AUTO_CMD12_NOT_EXEC (1u << 0)
+#define SDHCI_AUTO_CMD_TIMEOUT    (1u << 1)
+#define SDHCI_AUTO_CMD_CRC        (1u << 2)
+#define SDHCI_AUTO_CMD_END_BIT    (1u << 3)
+#define SDHCI_AUTO_CMD_INDEX      (1u << 4)
+#define SDHCI_AUTO_CMD_NOT_ISSUED (1u << 7) /* a command not issued: an Auto CMD12 error */
 
 /* 2.2.24 Host Control 2 (16, v3.00) */
 #define SDHCI_HOST_CONTROL2  0x3eu

@@ -968,6 +968,109 @@ static void test_errors(void **state)
 	}
 }
 
+/*
+ * Auto CMD12: its R1 from Response bits 127:96 (2.2.7) lands in the STOP, not
+ * the data command's from bits 31:0; an Auto CMD Error after the last block
+ * (counter at 0) is the STOP's error with the data complete; one before it, or
+ * with Auto CMD12 Not Executed, is the data phase's; no auto_stop, no STOP.
+ */
+static void test_auto_cmd12(void **state)
+{
+	static const struct {
+		uint16_t status; /* Auto CMD Error Status */
+		uint16_t blkcnt; /* blocks left */
+		int stop_error;  /* 0: a data error instead */
+		int data_error;
+	} t[] = {
+		{1u << 1, 0, MMCHAL_ETIMEDOUT, 0},
+		{1u << 2, 0, MMCHAL_EIO, 0},
+		{1u << 3, 0, MMCHAL_EIO, 0},
+		{1u << 4, 0, MMCHAL_EPROTO, 0},
+		{(1u << 0) | (1u << 1), 0, 0, MMCHAL_ETIMEDOUT},
+		{1u << 7, 0, 0, MMCHAL_EIO},
+		{1u << 2, 2, 0, MMCHAL_EIO},
+	};
+	uint8_t buf[2048];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_dma_seg seg = {0x2000, 2048};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd stop = {.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 4, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = true, .stop = &stop};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 5u + 1u);
+
+	/* PIO read: CMD18's R1 (tran) in bits 31:0, CMD12's (data state) in 127:96 */
+	m.resp[0] = 0x00000900u;
+	m.resp[3] = 0x00000b00u;
+	stop.error = 1;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(c.resp[0], 0x00000900u);
+	assert_int_equal(stop.resp[0], 0x00000b00u);
+	assert_int_equal(d.error, 0);
+	assert_memory_equal(buf, m.card, sizeof(buf));
+
+	/* DMA write: CMD12 received in rcv */
+	x.plan = MMCHAL_PLAN_DIRECT;
+	x.segs = &seg;
+	x.nsegs = 1;
+	c.opcode = 25;
+	d.dir = MMCHAL_DIR_TO_CARD;
+	m.resp[3] = 0x00000d00u;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(m.last_mode & 0x04u, 0x04u);
+	assert_int_equal(stop.resp[0], 0x00000d00u);
+	assert_int_equal(stop.error, 0);
+
+	/* without auto_stop the STOP is not touched */
+	x.auto_stop = false;
+	stop.resp[0] = 0xdeadbeefu;
+	stop.error = 1;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_mode & 0x04u, 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(stop.resp[0], 0xdeadbeefu);
+	assert_int_equal(stop.error, 1);
+	x.auto_stop = true;
+
+	/* Auto CMD errors */
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		stop.resp[0] = 0xdeadbeefu;
+		m.hold_xfer = true;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		m.blkcnt = t[i].blkcnt;
+		m.err |= 1u << 8;
+		put16(0x3c, t[i].status);
+		m.nresets = 0;
+		if (t[i].stop_error) {
+			assert_int_equal(poll(), MMCHAL_EV_DATA_DONE);
+			assert_int_equal(d.error, 0);
+			assert_int_equal(d.bytes_xfered, 2048);
+			assert_int_equal(stop.error, t[i].stop_error);
+		} else {
+			assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+			assert_int_equal(d.error, t[i].data_error);
+			assert_int_equal(stop.error, 0);
+		}
+		assert_int_equal(stop.resp[0], 0xdeadbeefu);
+		/* CMD then DAT line */
+		assert_int_equal(m.nresets, 2);
+		assert_int_equal(m.resets[0], 2);
+		assert_int_equal(m.resets[1], 4);
+	}
+	put16(0x3c, 0);
+	m.hold_xfer = false;
+}
+
 static void test_busy(void **state)
 {
 	struct mmchal_cmd c = {.opcode = 7, .arg = 0x45670000, .flags = MMCHAL_RSP_R1B};
@@ -1104,14 +1207,23 @@ static void test_ops_reject_unprobed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_rejects), cmocka_unit_test(test_probe_v3),
-		cmocka_unit_test(test_probe_zynq),   cmocka_unit_test(test_probe_pio_only),
-		cmocka_unit_test(test_clock),        cmocka_unit_test(test_power_and_bus),
-		cmocka_unit_test(test_command_bits), cmocka_unit_test(test_start_rejects),
-		cmocka_unit_test(test_pio),          cmocka_unit_test(test_adma_descriptors),
-		cmocka_unit_test(test_sdma),         cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_busy),         cmocka_unit_test(test_card_events),
-		cmocka_unit_test(test_abort),        cmocka_unit_test(test_ops_reject_unprobed),
+		cmocka_unit_test(test_init_rejects),
+		cmocka_unit_test(test_probe_v3),
+		cmocka_unit_test(test_probe_zynq),
+		cmocka_unit_test(test_probe_pio_only),
+		cmocka_unit_test(test_clock),
+		cmocka_unit_test(test_power_and_bus),
+		cmocka_unit_test(test_command_bits),
+		cmocka_unit_test(test_start_rejects),
+		cmocka_unit_test(test_pio),
+		cmocka_unit_test(test_adma_descriptors),
+		cmocka_unit_test(test_sdma),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_card_events),
+		cmocka_unit_test(test_auto_cmd12),
+		cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_ops_reject_unprobed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
