@@ -30,6 +30,9 @@
 #define R1_ADDRESS_ERR (1u << 30)
 #define R1_STATE(r)    (((r) >> 9) & 0xfu)
 #define R1_STATE_TRAN  4u
+#define R1_STATE_DATA  5u
+#define R1_STATE_RCV   6u
+#define R1_READY       (1u << 8) /* READY_FOR_DATA */
 #define OCR_BUSY       (1u << 31)
 #define OCR_CCS        (1u << 30)
 
@@ -191,7 +194,12 @@ static int blocks(struct blk_io *io)
 		.sg = io->sg,
 		.sg_len = io->sg_len,
 	};
-	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = io->count > 1};
+	struct mmchal_cmd stop = {.opcode = 12, .flags = MMCHAL_RSP_R1B, .resp = {0xffffffffu}};
+	struct mmchal_xfer x = {.cmd = &c,
+				.data = &d,
+				.auto_stop = io->count > 1,
+				.stop = io->count > 1 ? &stop : NULL};
+	uint32_t want;
 	int ret;
 
 	if (io->dir == MMCHAL_DIR_FROM_CARD)
@@ -213,6 +221,11 @@ static int blocks(struct blk_io *io)
 	io->r1 = c.resp[0];
 	if (ret == 0 && d.bytes_xfered != io->count * SDIMG_SECTOR)
 		return MMCHAL_EIO;
+	/* The Auto CMD12's R1 (Response bits 127:96): the card got it while sending
+	   (data) or receiving (rcv), ready for data, with no error bits. */
+	want = (io->dir == MMCHAL_DIR_FROM_CARD ? R1_STATE_DATA : R1_STATE_RCV) << 9 | R1_READY;
+	if (ret == 0 && x.stop && (stop.error != 0 || stop.resp[0] != want))
+		return MMCHAL_EPROTO;
 	return ret;
 }
 
