@@ -94,7 +94,9 @@ static void test_to_card_copy(void **state)
 	memset(&map, 0, sizeof(map));
 	assert_int_equal(mmchal_bounce_map(&b, sg, 2, MMCHAL_DIR_TO_CARD, &map, &out), 0);
 	assert_int_equal(out.len, 1700);
-	assert_int_equal((out.addr - DMA_BASE) % SLOT, 0);
+	/* A fresh pool starts at its first slot: the device address is the
+	 * pool's own, not an offset into it. */
+	assert_int_equal(out.addr, DMA_BASE);
 	assert_int_equal(mmchal_bounce_in_use(&b), 4);
 	off = (size_t)(out.addr - DMA_BASE);
 	assert_memory_equal(mem + off, buf_a, sizeof(buf_a));
@@ -180,6 +182,8 @@ static void test_exhaustion_and_release(void **state)
 	for (uint32_t i = 0; i < 4; i++)
 		assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m[i], &o[i]),
 				 0);
+	for (uint32_t i = 0; i < 4; i++)
+		assert_int_equal(o[i].addr, DMA_BASE + i * PER_MAP * SLOT);
 	assert_int_equal(mmchal_bounce_in_use(&b), NSLOTS);
 	assert_int_equal(mmchal_bounce_map(&b, &small, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]),
 			 MMCHAL_ENOMEM);
@@ -188,7 +192,7 @@ static void test_exhaustion_and_release(void **state)
 			 MMCHAL_ERANGE);
 	assert_int_equal(mmchal_bounce_unmap(&b, &m[2], false), 0);
 	assert_int_equal(mmchal_bounce_map(&b, &small, 1, MMCHAL_DIR_TO_CARD, &m[4], &o[4]), 0);
-	assert_int_equal(o[4].addr, o[2].addr);
+	assert_int_equal(o[4].addr, DMA_BASE + 2u * PER_MAP * SLOT);
 	/* A mapping never straddles two groups: 7 free slots in group 2 only. */
 	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m[2], &o[2]),
 			 MMCHAL_ENOMEM);
@@ -221,8 +225,135 @@ static void test_bad_args(void **state)
 	assert_int_equal(mmchal_bounce_map(NULL, &ok, 1, MMCHAL_DIR_TO_CARD, &m, &o),
 			 MMCHAL_EINVAL);
 	assert_int_equal(mmchal_bounce_unmap(&b, &m, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_unmap(NULL, &m, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_unmap(&b, NULL, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, NULL, 1, MMCHAL_DIR_TO_CARD, &m, &o), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, &ok, 1, MMCHAL_DIR_TO_CARD, NULL, &o),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_map(&b, &ok, 1, MMCHAL_DIR_TO_CARD, &m, NULL),
+			 MMCHAL_EINVAL);
 	assert_int_equal(mmchal_bounce_in_use(&b), 0);
 	assert_int_equal(mmchal_bounce_in_use(NULL), 0);
+}
+
+/* More than 32 slots (several bookkeeping words) and a last group shorter
+ * than slots_per_map. */
+#define BIG_SLOTS 70u
+static unsigned char big_mem[SLOT * BIG_SLOTS];
+static uint32_t big_meta[MMCHAL_BOUNCE_META_BYTES(BIG_SLOTS) / 4u];
+
+static void test_large_pool_short_last_group(void **state)
+{
+	struct mmchal_bounce_cfg cfg;
+	struct mmchal_sg group = {buf_c, 0, PER_MAP * SLOT};
+	struct mmchal_sg seven = {buf_c, 0, 7u * SLOT};
+	struct mmchal_sg six = {buf_c, 0, 6u * SLOT};
+	struct mmchal_sg one = {buf_a, 0, 10};
+	struct mmchal_bounce_map m[11];
+	struct mmchal_dma_seg o[11];
+	struct mmchal_bounce_caps caps;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mem = big_mem;
+	cfg.dma = DMA_BASE;
+	cfg.size = sizeof(big_mem);
+	cfg.slot_size = SLOT;
+	cfg.slots_per_map = PER_MAP;
+	cfg.meta = big_meta;
+	cfg.meta_size = sizeof(big_meta);
+	/* Bookkeeping for 64 slots is one word too few for 70. */
+	cfg.meta_size = MMCHAL_BOUNCE_META_BYTES(64);
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	cfg.meta_size = sizeof(big_meta);
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+	assert_int_equal(mmchal_bounce_get_caps(&b, &caps), 0);
+	assert_int_equal(caps.nslots, BIG_SLOTS);
+	memset(m, 0, sizeof(m));
+	for (size_t i = 0; i < sizeof(buf_c); i++)
+		buf_c[i] = (unsigned char)(i * 3u + 5u);
+	for (uint32_t g = 0; g < 8; g++) {
+		assert_int_equal(mmchal_bounce_map(&b, &group, 1, MMCHAL_DIR_TO_CARD, &m[g], &o[g]),
+				 0);
+		assert_int_equal(o[g].addr, DMA_BASE + g * PER_MAP * SLOT);
+	}
+	/* Group 8 holds only slots 64..69. */
+	assert_int_equal(mmchal_bounce_map(&b, &seven, 1, MMCHAL_DIR_TO_CARD, &m[8], &o[8]),
+			 MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_bounce_map(&b, &six, 1, MMCHAL_DIR_TO_CARD, &m[8], &o[8]), 0);
+	assert_int_equal(o[8].addr, DMA_BASE + 64u * SLOT);
+	assert_memory_equal(big_mem + 64u * SLOT, buf_c, 6u * SLOT);
+	assert_int_equal(mmchal_bounce_in_use(&b), BIG_SLOTS);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[9], &o[9]),
+			 MMCHAL_ENOMEM);
+	/* Slots 40..47 live in the second bookkeeping word. */
+	assert_int_equal(mmchal_bounce_unmap(&b, &m[5], false), 0);
+	assert_int_equal(big_meta[1], 0xffff00ffu);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[9], &o[9]), 0);
+	assert_int_equal(o[9].addr, DMA_BASE + 40u * SLOT);
+	assert_memory_equal(big_mem + 40u * SLOT, buf_a, 10);
+	assert_int_equal(big_meta[1], 0xffff01ffu);
+	assert_int_equal(big_meta[2], 0x3fu);
+	for (uint32_t g = 0; g < 10; g++) {
+		if (g != 5)
+			assert_int_equal(mmchal_bounce_unmap(&b, &m[g], false), 0);
+	}
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+	assert_int_equal(big_meta[0] | big_meta[1] | big_meta[2], 0);
+}
+
+static void test_round_robin_reuse(void **state)
+{
+	struct mmchal_sg one = {buf_a, 0, 1};
+	struct mmchal_sg two = {buf_a, 0, SLOT + 1u};
+	struct mmchal_bounce_map m;
+	struct mmchal_dma_seg o;
+
+	(void)state;
+	init();
+	memset(&m, 0, sizeof(m));
+	/* A released slot is not handed out again until the search has gone
+	 * round the whole pool: slot k for the k-th mapping, wrapping at the end. */
+	for (uint32_t k = 0; k < NSLOTS + 3u; k++) {
+		assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m, &o), 0);
+		assert_int_equal(o.addr, DMA_BASE + (k % NSLOTS) * SLOT);
+		assert_int_equal(mmchal_bounce_unmap(&b, &m, false), 0);
+	}
+	/* The cursor is at slot 3: a two-slot mapping takes 3..4, the next one 5..6. */
+	assert_int_equal(mmchal_bounce_map(&b, &two, 1, MMCHAL_DIR_TO_CARD, &m, &o), 0);
+	assert_int_equal(o.addr, DMA_BASE + 3u * SLOT);
+	assert_int_equal(mmchal_bounce_in_use(&b), 2);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m, false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &two, 1, MMCHAL_DIR_TO_CARD, &m, &o), 0);
+	assert_int_equal(o.addr, DMA_BASE + 5u * SLOT);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m, false), 0);
+}
+
+static void test_free_slot_behind_the_cursor(void **state)
+{
+	struct mmchal_sg one = {buf_a, 0, 1};
+	struct mmchal_bounce_map m[NSLOTS + 1u];
+	struct mmchal_dma_seg o[NSLOTS + 1u];
+
+	(void)state;
+	init();
+	memset(m, 0, sizeof(m));
+	for (uint32_t k = 0; k < NSLOTS; k++)
+		assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[k], &o[k]),
+				 0);
+	/* Refill slots 0 and 3: the cursor ends at slot 4. */
+	assert_int_equal(mmchal_bounce_unmap(&b, &m[0], false), 0);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m[3], false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[0], &o[0]), 0);
+	assert_int_equal(o[0].addr, DMA_BASE);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[3], &o[3]), 0);
+	assert_int_equal(o[3].addr, DMA_BASE + 3u * SLOT);
+	/* The only free slot is behind the cursor in its own group. */
+	assert_int_equal(mmchal_bounce_unmap(&b, &m[1], false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[NSLOTS], &o[NSLOTS]),
+			 0);
+	assert_int_equal(o[NSLOTS].addr, DMA_BASE + SLOT);
+	assert_int_equal(mmchal_bounce_in_use(&b), NSLOTS);
 }
 
 int main(void)
@@ -234,6 +365,9 @@ int main(void)
 		cmocka_unit_test(test_no_stale_data_after_short_transfer),
 		cmocka_unit_test(test_exhaustion_and_release),
 		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_large_pool_short_last_group),
+		cmocka_unit_test(test_round_robin_reuse),
+		cmocka_unit_test(test_free_slot_behind_the_cursor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
