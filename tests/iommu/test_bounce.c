@@ -78,6 +78,59 @@ static void test_init_and_caps(void **state)
 	assert_int_equal(caps.nslots, NSLOTS);
 }
 
+static void test_init_edges(void **state)
+{
+	struct mmchal_bounce_cfg cfg;
+	struct mmchal_bounce_caps caps;
+	struct mmchal_sg sg = {buf_a, 0, 3};
+	struct mmchal_bounce_map map;
+	struct mmchal_dma_seg out;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mem = mem;
+	cfg.dma = DMA_BASE;
+	cfg.meta = meta;
+	cfg.meta_size = sizeof(meta);
+	cfg.size = sizeof(mem);
+	assert_int_equal(mmchal_bounce_init(NULL, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_init(&b, NULL), MMCHAL_EINVAL);
+	cfg.meta = NULL;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	cfg.meta = meta;
+	/* Exactly one mapping's worth of slots is enough. */
+	cfg.slot_size = SLOT;
+	cfg.slots_per_map = PER_MAP;
+	cfg.size = PER_MAP * SLOT;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+	cfg.size = PER_MAP * SLOT - 1u;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), MMCHAL_EINVAL);
+	/* Bookkeeping left dirty by a previous user is cleared. */
+	memset(meta, 0xff, sizeof(meta));
+	cfg.size = sizeof(mem);
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+	assert_int_equal(meta[0], 0);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &map, &out), 0);
+	assert_int_equal(out.addr, DMA_BASE);
+	assert_int_equal(mmchal_bounce_unmap(&b, &map, false), 0);
+	/* One-byte slots (shift 0): 3 bytes take 3 slots. */
+	cfg.slot_size = 1;
+	cfg.size = 32;
+	assert_int_equal(mmchal_bounce_init(&b, &cfg), 0);
+	assert_int_equal(mmchal_bounce_get_caps(&b, &caps), 0);
+	assert_int_equal(caps.slot_size, 1);
+	assert_int_equal(caps.nslots, 32);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &map, &out), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &map, &out),
+			 MMCHAL_EBUSY);
+	assert_int_equal(mmchal_bounce_unmap(&b, &map, false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &map, &out), 0);
+	assert_int_equal(out.addr, DMA_BASE + 3u);
+	assert_int_equal(mmchal_bounce_in_use(&b), 3);
+}
+
 static void test_to_card_copy(void **state)
 {
 	struct mmchal_sg sg[2] = {{buf_a, 0, sizeof(buf_a)}, {buf_b, 0, sizeof(buf_b)}};
@@ -94,6 +147,8 @@ static void test_to_card_copy(void **state)
 	memset(&map, 0, sizeof(map));
 	assert_int_equal(mmchal_bounce_map(&b, sg, 2, MMCHAL_DIR_TO_CARD, &map, &out), 0);
 	assert_int_equal(out.len, 1700);
+	assert_int_equal(map.len, 1700);
+	assert_int_equal(map.dir, MMCHAL_DIR_TO_CARD);
 	/* A fresh pool starts at its first slot: the device address is the
 	 * pool's own, not an offset into it. */
 	assert_int_equal(out.addr, DMA_BASE);
@@ -356,10 +411,90 @@ static void test_free_slot_behind_the_cursor(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&b), NSLOTS);
 }
 
+static void test_groups_searched_forward(void **state)
+{
+	struct mmchal_sg group = {buf_c, 0, PER_MAP * SLOT};
+	struct mmchal_sg one = {buf_a, 0, 1};
+	struct mmchal_bounce_map m[3];
+	struct mmchal_dma_seg o[3];
+
+	(void)state;
+	init();
+	memset(m, 0, sizeof(m));
+	/* Group 0 full, slot 8 taken: the cursor is at 9, group 1 has 7 free. */
+	assert_int_equal(mmchal_bounce_map(&b, &group, 1, MMCHAL_DIR_TO_CARD, &m[0], &o[0]), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &one, 1, MMCHAL_DIR_TO_CARD, &m[1], &o[1]), 0);
+	assert_int_equal(o[1].addr, DMA_BASE + 8u * SLOT);
+	/* A whole group goes to the next group after the cursor (2), not 3. */
+	assert_int_equal(mmchal_bounce_map(&b, &group, 1, MMCHAL_DIR_TO_CARD, &m[2], &o[2]), 0);
+	assert_int_equal(o[2].addr, DMA_BASE + 16u * SLOT);
+}
+
+static void test_copy_back_from_a_later_slot(void **state)
+{
+	struct mmchal_sg first = {buf_c, 0, 3u * SLOT};
+	struct mmchal_sg sg[2] = {{buf_a, 0, 10}, {buf_b, 0, 20}};
+	struct mmchal_bounce_map m1, m2;
+	struct mmchal_dma_seg o1, o2;
+
+	(void)state;
+	init();
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	memset(buf_c, 0x77, sizeof(buf_c));
+	assert_int_equal(mmchal_bounce_map(&b, &first, 1, MMCHAL_DIR_TO_CARD, &m1, &o1), 0);
+	assert_int_equal(mmchal_bounce_map(&b, sg, 2, MMCHAL_DIR_FROM_CARD, &m2, &o2), 0);
+	assert_int_equal(o2.addr, DMA_BASE + 3u * SLOT);
+	for (uint32_t i = 0; i < 30; i++)
+		mem[3u * SLOT + i] = (unsigned char)(0xc0u + i);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m2, true), 0);
+	for (uint32_t i = 0; i < 10; i++)
+		assert_int_equal(buf_a[i], 0xc0u + i);
+	for (uint32_t i = 0; i < 20; i++)
+		assert_int_equal(buf_b[i], 0xc0u + 10u + i);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m1, false), 0);
+}
+
+static void test_unmap_of_a_corrupted_record(void **state)
+{
+	struct mmchal_sg sg = {buf_a, 0, 2u * SLOT};
+	struct mmchal_bounce_map m, bad;
+	struct mmchal_dma_seg o;
+
+	(void)state;
+	init();
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m, &o), 0);
+	/* Each record below is refused and releases nothing. */
+	bad = m;
+	bad.first = NSLOTS;
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), MMCHAL_EINVAL);
+	bad = m;
+	bad.first = NSLOTS - 1u; /* 2 slots from the last one run past the pool */
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), MMCHAL_EINVAL);
+	bad = m;
+	bad.nslots = 0;
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), MMCHAL_EINVAL);
+	bad = m;
+	bad.nslots = NSLOTS + 1u;
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), MMCHAL_EINVAL);
+	bad = m;
+	bad.state = 0x12345678u;
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_in_use(&b), 2);
+	assert_int_equal(meta[0], 0x3u);
+	/* The last two slots themselves are a valid record. */
+	bad = m;
+	bad.first = NSLOTS - 2u;
+	assert_int_equal(mmchal_bounce_unmap(&b, &bad, false), 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_and_caps),
+		cmocka_unit_test(test_init_edges),
 		cmocka_unit_test(test_to_card_copy),
 		cmocka_unit_test(test_from_card_copy_back_exact),
 		cmocka_unit_test(test_no_stale_data_after_short_transfer),
@@ -368,6 +503,9 @@ int main(void)
 		cmocka_unit_test(test_large_pool_short_last_group),
 		cmocka_unit_test(test_round_robin_reuse),
 		cmocka_unit_test(test_free_slot_behind_the_cursor),
+		cmocka_unit_test(test_groups_searched_forward),
+		cmocka_unit_test(test_copy_back_from_a_later_slot),
+		cmocka_unit_test(test_unmap_of_a_corrupted_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
