@@ -2,10 +2,10 @@
 """Mutation testing of the mmchal library sources.
 
 Applies one mutation at a time to a library file under src/, rebuilds the
-tests that cover it in a dedicated build directory, runs them (ctest, with a
-timeout per mutant) and records whether they noticed. The file is always
-restored, also on Ctrl-C or SIGTERM, and a copy of the original is kept in
-the build directory so that a killed run is repaired by the next one.
+tests that cover it in a dedicated build directory, runs them (with a timeout
+per mutant) and records whether they noticed. Mutants are made in a copy of
+the tree inside the build directory, never in the working tree; the file is
+always restored, also on Ctrl-C or SIGTERM.
 
 Mutation operators (each mutant changes exactly one place):
   ror   relational and equality flips    <  <=  >  >=  ==  !=
@@ -43,6 +43,10 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# Where the mutants are made and built: a copy of the tree inside the build
+# directory (sync_tree), so that the working tree is never modified and other
+# builds from it can go on while a run is in progress.
+TREE = None
 DEFAULT_EQUIV = os.path.join("tools", "mutate", "equivalent.txt")
 
 ROR = {"<": ["<="], "<=": ["<"], ">": [">="], ">=": [">"], "==": ["!="], "!=": ["=="]}
@@ -274,20 +278,20 @@ class Restorer:
                 b = os.path.join(dirpath, fn)
                 rel = os.path.relpath(b, self.backup_dir)
                 print("mutate: restoring %s from an interrupted run" % rel)
-                shutil.copyfile(b, os.path.join(ROOT, rel))
+                shutil.copyfile(b, os.path.join(TREE, rel))
                 os.unlink(b)
 
     def save(self, rel):
         dst = os.path.join(self.backup_dir, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copyfile(os.path.join(ROOT, rel), dst)
+        shutil.copyfile(os.path.join(TREE, rel), dst)
         self.current = rel
 
     def restore(self):
         if self.current is None:
             return
         b = os.path.join(self.backup_dir, self.current)
-        shutil.copyfile(b, os.path.join(ROOT, self.current))
+        shutil.copyfile(b, os.path.join(TREE, self.current))
         os.unlink(b)
         self.current = None
 
@@ -306,10 +310,34 @@ def tests_for(build, path, override):
     return mirror + [t for t in names if t not in mirror]
 
 
+def sync_tree(build):
+    """Bring the copy up to date with the working tree. copy2 keeps the
+    modification times, so unchanged files are not rebuilt."""
+    global TREE
+    TREE = os.path.join(build, "tree")
+    os.makedirs(TREE, exist_ok=True)
+    for d, dirs, fs in os.walk(ROOT):
+        rel = os.path.relpath(d, ROOT)
+        if rel == ".":
+            dirs[:] = [x for x in dirs if x not in ("build", ".git")]
+        os.makedirs(os.path.join(TREE, rel), exist_ok=True)
+        for f in fs:
+            src, dst = os.path.join(d, f), os.path.join(TREE, rel, f)
+            st = os.stat(src)
+            if (not os.path.exists(dst) or os.stat(dst).st_mtime_ns != st.st_mtime_ns
+                    or os.stat(dst).st_size != st.st_size):
+                shutil.copy2(src, dst)
+    # Tests find the shared data beside the project (../shared).
+    shared = os.path.join(build, "shared")
+    if not os.path.exists(shared) and os.path.isdir(os.path.join(ROOT, "..", "shared")):
+        os.symlink(os.path.abspath(os.path.join(ROOT, "..", "shared")), shared)
+
+
 def configure(build, cc):
     # Warnings stay warnings here: a mutant that only draws a warning (an
     # unused parameter, mixed && and ||) must still run against the tests.
-    cmd = ["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Debug", "-DMMCHAL_WERROR=OFF",
+    cmd = ["cmake", "-S", TREE, "-B", build, "-DCMAKE_BUILD_TYPE=Debug", "-DMMCHAL_WERROR=OFF",
+           "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
            "-DMMCHAL_BUILD_BENCH=OFF", "-DMMCHAL_BUILD_TOOLS=OFF",
            "-DMMCHAL_FREESTANDING_CHECK=OFF", "-DCMAKE_C_FLAGS=-O1"]
     if cc:
@@ -338,16 +366,73 @@ def run_tests(build, names, timeout):
     return "killed"
 
 
-def try_mutant(build, names, args):
-    """Build and run the mirror test first: most mutants die there, and the
-    other tests then need neither a link nor a run."""
-    first, rest = names[:1], names[1:]
-    for stage in (first, rest):
-        if not stage:
-            continue
-        if build_targets(build, stage, args.jobs).returncode:
+class FastBuild:
+    """Rebuilds one mutant without make: the file's own compile command
+    (compile_commands.json), the object replaced in the archive, each test
+    relinked with its link.txt and run directly. The baseline build made
+    sure that everything else is up to date; the build at the end of a run
+    puts the original objects back."""
+
+    def __init__(self, build):
+        import json
+        self.build = build
+        with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
+            self.cc = {os.path.realpath(e["file"]): e for e in json.load(f)}
+        self.archive = os.path.join(build, "libmmchal.a")
+        out = run(["ctest", "--show-only=json-v1"], cwd=build).stdout.decode()
+        self.tests = {}
+        for t in json.loads(out)["tests"]:
+            props = {p["name"]: p["value"] for p in t.get("properties", [])}
+            env = dict(os.environ)
+            for kv in props.get("ENVIRONMENT", []):
+                k, _, v = kv.partition("=")
+                env[k] = v
+            if "command" not in t:
+                continue
+            binary = t["command"][0]
+            bindir = os.path.dirname(binary)
+            link = os.path.join(bindir, "CMakeFiles", t["name"] + ".dir", "link.txt")
+            self.tests[t["name"]] = (t["command"], props.get("WORKING_DIRECTORY", bindir), env,
+                                     bindir, link)
+
+    def compile(self, path):
+        e = self.cc.get(os.path.realpath(os.path.join(TREE, path)))
+        if e is None:
+            return False
+        cmd = e.get("command") or " ".join(e["arguments"])
+        if run(["sh", "-c", cmd], cwd=e["directory"]).returncode:
+            return False
+        obj = re.search(r"-o\s+(\S+)", cmd).group(1)
+        obj = os.path.join(e["directory"], obj)
+        return run(["ar", "rs", self.archive, obj]).returncode == 0
+
+    def link(self, name):
+        _, _, _, bindir, link = self.tests[name]
+        with open(link, encoding="utf-8") as f:
+            for line in f:
+                if line.strip() and run(["sh", "-c", line], cwd=bindir).returncode:
+                    return False
+        return True
+
+    def test(self, name, timeout):
+        cmd, wd, env, _, _ = self.tests[name]
+        try:
+            r = subprocess.run(cmd, cwd=wd, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            return "timeout"
+        return "survived" if r.returncode == 0 else "killed"
+
+
+def try_mutant(fast, path, names, args):
+    """Compile the mutant, then link and run the mirror test first: most
+    mutants die there, and the others then need neither a link nor a run."""
+    if not fast.compile(path):
+        return "uncompiled"
+    for name in names:
+        if not fast.link(name):
             return "uncompiled"
-        status = run_tests(build, stage, args.timeout)
+        status = fast.test(name, args.timeout)
         if status != "survived":
             return status
     return "survived"
@@ -416,7 +501,11 @@ def main():
 
     build = os.path.abspath(args.build)
     restorer = Restorer(build)
-    restorer.recover()
+    TREE_ = os.path.join(build, "tree")
+    if os.path.isdir(TREE_):
+        globals()["TREE"] = TREE_
+        restorer.recover()
+    sync_tree(build)
     configure(build, args.cc)
 
     def on_signal(signum, frame):
@@ -438,18 +527,24 @@ def main():
     if run_tests(build, all_tests, args.timeout) != "survived":
         sys.exit("mutate: the tests fail on the unmodified tree")
 
+    fast = FastBuild(build)
+    # The direct path must pass on the unmodified files too, or "killed"
+    # would mean nothing.
+    for f in files:
+        if try_mutant(fast, f, tests[f], args) != "survived":
+            sys.exit("mutate: the direct rebuild of unmodified %s fails its tests" % f)
     t0 = time.time()
     todo = [m for m in muts if m.status is None]
     try:
         for n, m in enumerate(todo, 1):
-            with open(os.path.join(ROOT, m.path), encoding="utf-8") as fh:
+            with open(os.path.join(TREE, m.path), encoding="utf-8") as fh:
                 orig = fh.read()
             restorer.save(m.path)
             try:
                 mutated = "\n".join(m.apply(orig.split("\n")))
-                with open(os.path.join(ROOT, m.path), "w", encoding="utf-8") as fh:
+                with open(os.path.join(TREE, m.path), "w", encoding="utf-8") as fh:
                     fh.write(mutated)
-                m.status = try_mutant(build, tests[m.path], args)
+                m.status = try_mutant(fast, m.path, tests[m.path], args)
             finally:
                 restorer.restore()
             if not args.quiet:
@@ -466,7 +561,9 @@ def main():
         # back in line with the sources so that the next run starts clean.
         touched = {m.path for m in todo if m.status is not None}
         for p in touched:
-            os.utime(os.path.join(ROOT, p))
+            os.utime(os.path.join(TREE, p))
+        if touched:
+            build_targets(build, all_tests, args.jobs)
 
     return report(files, muts, equiv, eq_used, args)
 
