@@ -457,7 +457,7 @@ static void test_copy_back_from_a_later_slot(void **state)
 
 static void test_unmap_of_a_corrupted_record(void **state)
 {
-	struct mmchal_sg sg = {buf_a, 0, 2u * SLOT};
+	struct mmchal_sg sg = {buf_c, 0, 2u * SLOT};
 	struct mmchal_bounce_map m, bad;
 	struct mmchal_dma_seg o;
 
