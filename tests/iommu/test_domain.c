@@ -37,6 +37,8 @@ struct fake {
 	int fail_flush;         /* every flush fails */
 	uint32_t flush_fail_at; /* only this flush (1-based) fails */
 	int fail_unmap;         /* every unmap fails (nothing is unmapped) */
+	uint32_t unmap_failed;  /* unmaps failed so far */
+	int partial_caps;       /* get_caps fills only what it knows */
 	int caps_ret;           /* get_caps result */
 	int err;                /* what a failing op returns */
 	uint32_t flushes;
@@ -71,8 +73,17 @@ static bool out_of_aperture(const struct fake *f, uint64_t iova, uint64_t size)
 
 static int f_get_caps(void *ctx, struct mmchal_iommu_caps *caps)
 {
-	*caps = ((struct fake *)ctx)->caps;
-	return ((struct fake *)ctx)->caps_ret;
+	const struct fake *f = ctx;
+
+	if (f->partial_caps) {
+		/* A driver that sets only the fields it has: the rest must read 0. */
+		caps->present = f->caps.present;
+		caps->page_size = f->caps.page_size;
+		caps->merge_boundary = f->caps.merge_boundary;
+	} else {
+		*caps = f->caps;
+	}
+	return f->caps_ret;
 }
 
 static int f_map(void *ctx, mmchal_dma_addr_t iova, mmchal_phys_addr_t phys, uint64_t size,
@@ -109,7 +120,7 @@ static int f_unmap(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
 		return MMCHAL_EINVAL;
 	}
 	if (f->fail_unmap)
-		return f->err;
+		return f->err - (int)f->unmap_failed++; /* a different error per call */
 	for (uint64_t i = 0; i < size / f->page; i++) {
 		uint64_t idx = iova / f->page - AP_FIRST + i;
 
@@ -866,6 +877,160 @@ static void test_small_pages_odd_addresses(void **state)
 	init_with(0, NULL, 0, MMCHAL_EINVAL);
 }
 
+static void test_init_edges(void **state)
+{
+	struct mmchal_iommu_mapping map;
+	struct mmchal_dma_seg out[4];
+	struct mmchal_iommu_caps caps;
+	struct mmchal_iommu_domain_stats ds;
+
+	(void)state;
+	/* A driver that leaves fields alone gets zeros for them: no aperture
+	 * bound, so the allocator covers the whole 64-bit space. */
+	setup_domain(&fops);
+	fk.partial_caps = 1;
+	init_with(0, NULL, 0, 0);
+	assert_int_equal(mmchal_iommu_domain_get_caps(&dom, &caps), 0);
+	assert_int_equal(caps.aperture_start, 0);
+	assert_int_equal(caps.aperture_end, 0);
+	assert_int_equal(caps.max_map_size, 0);
+	assert_int_equal(dom.limit_pfn, MMCHAL_IOVA_PFN_MAX > (UINT64_MAX >> 12)
+						? UINT64_MAX >> 12
+						: MMCHAL_IOVA_PFN_MAX);
+	fk.partial_caps = 0;
+	/* An IOMMU that cannot merge is still a usable domain. */
+	fk.caps.merge_boundary = 0;
+	init_with(0, NULL, 0, 0);
+	fk.caps.merge_boundary = P - 1u;
+	/* An aperture from address 0: page 0 is never handed out. */
+	fk.caps.aperture_start = 0;
+	fk.caps.aperture_end = 4u * P - 1u;
+	init_with(0, NULL, 0, 0);
+	assert_int_equal(dom.iova.ap_start, 1);
+	assert_int_equal(dom.iova.ap_end, 3);
+	/* One page exactly. */
+	fk.caps.aperture_start = AP_FIRST * P;
+	fk.caps.aperture_end = AP_FIRST * P + P - 1u;
+	init_with(0, NULL, 0, 0);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_iommu_map_segs(&dom, &list3[2], 1, MMCHAL_DIR_TO_CARD, &map, out),
+			 0);
+	assert_int_equal(out[0].addr, AP_FIRST * P);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
+	/* The last page ends 0x800 bytes early: it is left out. */
+	fk.caps.aperture_start = AP_FIRST * P;
+	fk.caps.aperture_end = 0x4e7ffu;
+	init_with(0, NULL, 0, 0);
+	assert_int_equal(dom.limit_pfn, 0x4du);
+	/* NULL arguments of the queries. */
+	assert_int_equal(mmchal_iommu_domain_get_caps(NULL, &caps), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_domain_get_caps(&dom, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_domain_get_stats(NULL, &ds), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, NULL), MMCHAL_EINVAL);
+}
+
+static void test_map_argument_checks(void **state)
+{
+	/* The fourth entry is valid: a map of the first three must not touch it. */
+	static const struct mmchal_sg four[] = {{NULL, 0x40000010, 1500},
+						{NULL, 0x40000ff0, 1500},
+						{NULL, 0x50000000, 3u * P},
+						{NULL, 0x60000000, P}};
+	static const struct mmchal_sg wraps[] = {{NULL, UINT64_MAX - 10u, 100}};
+	static const struct mmchal_sg top[] = {{NULL, UINT64_MAX - 99u, 100}};
+	static const struct mmchal_sg zero_second[] = {{NULL, 0x1000, 100}, {NULL, 0x2000, 0}};
+	struct mmchal_iommu_mapping map;
+	struct mmchal_dma_seg out[4];
+
+	(void)state;
+	setup_domain(&fops);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_iommu_map_segs(NULL, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, NULL, 3, MMCHAL_DIR_TO_CARD, &map, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, NULL, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, NULL),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, (enum mmchal_dir)7, &map, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_merged(NULL, list3, 3, MMCHAL_DIR_TO_CARD, MMCHAL_CARD_SD,
+						 &map, out, NULL),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_merged(&dom, list3, 3, MMCHAL_DIR_TO_CARD, MMCHAL_CARD_SD,
+						 NULL, out, NULL),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_merged(&dom, list3, 3, MMCHAL_DIR_TO_CARD, MMCHAL_CARD_SD,
+						 &map, NULL, NULL),
+			 MMCHAL_EINVAL);
+	/* An entry that wraps, first in the list; a zero-length one after a
+	 * valid one: refused before any IOMMU op. */
+	assert_int_equal(mmchal_iommu_map_segs(&dom, wraps, 1, MMCHAL_DIR_TO_CARD, &map, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, zero_second, 2, MMCHAL_DIR_TO_CARD, &map, out),
+			 MMCHAL_EINVAL);
+	assert_int_equal(fk.nlog, 0);
+	/* An entry whose last byte is the last address is fine. */
+	assert_int_equal(mmchal_iommu_map_segs(&dom, top, 1, MMCHAL_DIR_FROM_CARD, &map, out), 0);
+	assert_int_equal(map.dir, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, top, 1, MMCHAL_DIR_FROM_CARD, &map, out),
+			 MMCHAL_EBUSY);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
+	/* Exactly nsg entries are mapped. */
+	assert_int_equal(mmchal_iommu_map_segs(&dom, four, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	assert_int_equal(fk.mapped, 6);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
+	/* A record reused after a merged mapping says what it is now. */
+	assert_int_equal(mmchal_iommu_map_merged(&dom, list3, 3, MMCHAL_DIR_FROM_CARD,
+						 MMCHAL_CARD_SD, &map, out, NULL),
+			 0);
+	assert_true(map.merged);
+	assert_int_equal(map.dir, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	assert_false(map.merged);
+	assert_int_equal(map.nsegs, 3);
+	assert_int_equal(map.dir, MMCHAL_DIR_TO_CARD);
+	/* Bad records on unmap. */
+	assert_int_equal(mmchal_iommu_unmap(&dom, NULL), MMCHAL_EINVAL);
+	{
+		struct mmchal_iommu_mapping bad = map;
+
+		bad.segs = NULL;
+		assert_int_equal(mmchal_iommu_unmap(&dom, &bad), MMCHAL_EINVAL);
+		bad = map;
+		bad.state = 0x1234u;
+		assert_int_equal(mmchal_iommu_unmap(&dom, &bad), MMCHAL_EINVAL);
+	}
+	assert_int_equal(fk.mapped, 6);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
+	assert_clean();
+}
+
+static void test_first_unmap_error_wins(void **state)
+{
+	struct mmchal_iommu_mapping map;
+	struct mmchal_dma_seg out[3];
+
+	(void)state;
+	setup_domain(&fops);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	/* Segment 0 fails with EIO, the next ones with other errors. */
+	fk.fail_unmap = 1;
+	fk.err = MMCHAL_EIO;
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EIO);
+	assert_int_equal(fk.unmap_failed, 3);
+	/* A flush returning exactly 1 is no success either. */
+	setup_domain(&fops);
+	memset(&map, 0, sizeof(map));
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	fk.err = 1;
+	fk.fail_flush = 1;
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,6 +1052,9 @@ int main(void)
 		cmocka_unit_test(test_addr_bits_and_partial_pages),
 		cmocka_unit_test(test_iova_cache),
 		cmocka_unit_test(test_small_pages_odd_addresses),
+		cmocka_unit_test(test_init_edges),
+		cmocka_unit_test(test_map_argument_checks),
+		cmocka_unit_test(test_first_unmap_error_wins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
