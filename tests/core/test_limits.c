@@ -1014,6 +1014,143 @@ static void test_aperture_with_nonzero_start(void **state)
 	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
 }
 
+static void test_equal_values_keep_the_first_reason(void **state)
+{
+	/* When a later limit equals the value so far, it does not take over
+	 * the reason: the first rule that produced the value stays. */
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	/* SoC block count equal to the 16-bit counter's limit. */
+	caps.host.blk_count_bits = 16;
+	caps.host.max_blk_count = 65535;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_COUNT], MMCHAL_WHY_BLK_COUNTER);
+	/* Engine transfer limit equal to the block product. */
+	caps.dma.dir[0].max_xfer = 65535u * 512u;
+	caps.dma.dir[1].max_xfer = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 65535u * 512u);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Engine segment size equal to the request size. */
+	caps.dma.dir[0].max_seg_size = 65535u * 512u;
+	caps.dma.dir[1].max_seg_size = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_SEG_SIZE], MMCHAL_WHY_ENGINE_SEG_SIZE);
+	/* IOMMU largest mapping equal to the request size. */
+	caps.dma.dir[0].max_xfer = 0;
+	caps.dma.dir[1].max_xfer = 0;
+	caps.iommu.present = true;
+	caps.iommu.page_size = 4096;
+	caps.iommu.max_map_size = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Bounce limit equal to the request size: 16 slots of 2 KiB, 64 blocks. */
+	memset(&caps.iommu, 0, sizeof(caps.iommu));
+	caps.host.max_blk_count = 64;
+	caps.bounce.present = true;
+	caps.bounce.slots_per_map = 16;
+	caps.bounce.nslots = 16;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.bounce_limit, 32768);
+	assert_int_equal(l.max_req_size, 32768);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Copy-back cost: 32 KiB at 500 ns per KiB on top of the 2000 ns base. */
+	assert_int_equal(l.completion_work_ns, 2000u + 32u * 500u);
+	/* A request of exactly one block is allowed. */
+	caps.bounce.slot_size = 512;
+	caps.bounce.slots_per_map = 1;
+	caps.bounce.nslots = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 512);
+	assert_int_equal(l.max_blk_count, 1);
+}
+
+static void test_boundary_inputs_accepted(void **state)
+{
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_policy_cfg cfg = {0};
+	struct mmchal_limits l;
+
+	(void)state;
+	/* A 64-bit engine. */
+	caps.dma.dir[0].addr_bits = 64;
+	caps.dma.dir[1].addr_bits = 64;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	/* Alignment 1 is no constraint. */
+	caps.dma.dir[0].addr_align = 1;
+	caps.dma.dir[1].addr_align = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.dma_align, 1);
+	assert_int_equal(l.reason[MMCHAL_LIM_DMA_ALIGN], MMCHAL_WHY_NONE);
+	/* An aperture without an end of its own, and one of exactly one byte
+	 * (odd, but not inconsistent). */
+	caps.iommu.present = true;
+	caps.iommu.page_size = 4096;
+	caps.iommu.aperture_start = 0x1000;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	caps.iommu.aperture_end = 0x1000;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l),
+			 MMCHAL_EINVAL); /* one byte is less than one 512-byte block */
+	caps.host.max_blk_size = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 1);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_IOMMU_MAP_LIMIT);
+	caps.host.max_blk_size = 0;
+	/* Every policy a host and port can run may be forced. */
+	memset(&caps.iommu, 0, sizeof(caps.iommu));
+	for (int p = MMCHAL_POLICY_IRQ_LOCKED; p <= MMCHAL_POLICY_POLLED; p++) {
+		cfg.override = (enum mmchal_completion_policy)p;
+		assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+		assert_int_equal(l.policy, p);
+		assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_OVERRIDE);
+	}
+}
+
+static void test_absent_units_with_one_field(void **state)
+{
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	/* Any single field of an absent IOMMU or bounce pool is a mix-up. */
+	for (int f = 0; f < 8; f++) {
+		struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+
+		switch (f) {
+		case 0:
+			caps.iommu.page_size = 4096;
+			break;
+		case 1:
+			caps.iommu.merge_boundary = 0xfff;
+			break;
+		case 2:
+			caps.iommu.max_map_size = 4096;
+			break;
+		case 3:
+			caps.iommu.aperture_start = 4096;
+			break;
+		case 4:
+			caps.iommu.aperture_end = 4096;
+			break;
+		case 5:
+			caps.bounce.slot_size = 2048;
+			break;
+		case 6:
+			caps.bounce.slots_per_map = 8;
+			break;
+		default:
+			caps.bounce.nslots = 8;
+			break;
+		}
+		assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l),
+				 MMCHAL_EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1028,6 +1165,9 @@ int main(void)
 		cmocka_unit_test(test_policy_work_with_iommu_on_budget),
 		cmocka_unit_test(test_pio_host_behind_iommu),
 		cmocka_unit_test(test_aperture_with_nonzero_start),
+		cmocka_unit_test(test_equal_values_keep_the_first_reason),
+		cmocka_unit_test(test_boundary_inputs_accepted),
+		cmocka_unit_test(test_absent_units_with_one_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

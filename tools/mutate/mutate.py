@@ -205,7 +205,11 @@ def generate(path):
             muts.append(Mutant(path, lineno, open_idx, "neg", "(" + inner + ")",
                                "(!(" + inner + "))", line))
 
-        for m in RETURN.finditer(code):
+        # On the raw line (a string or character literal is a whole return
+        # value), but only where the return keyword itself is code.
+        for m in RETURN.finditer(line):
+            if not lmask[m.start()]:
+                continue
             expr = m.group(1).strip()
             start = m.start(1)
             old = line[start:m.end(1)]
@@ -215,6 +219,8 @@ def generate(path):
                 reps = ["false" if expr == "true" else "true"]
             elif expr in ("NULL", "0u"):
                 reps = []
+            elif expr.startswith('"'):
+                reps = ["0"]
             else:
                 reps = ["0"]
             for r in reps:
