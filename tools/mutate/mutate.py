@@ -566,7 +566,10 @@ def main():
                       flush=True)
     except KeyboardInterrupt:
         restorer.restore()
-        print("\nmutate: interrupted; the sources are restored")
+        print("\nmutate: interrupted; the sources are restored; the figures so far:")
+        done = [m for m in muts if m.status is not None]
+        args.sample = len(done)  # a partial run: no stale-entry check
+        report(files, done, equiv, eq_used, args)
         return 130
     finally:
         restorer.restore()
