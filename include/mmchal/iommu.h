@@ -185,7 +185,9 @@ int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
  * @retval MMCHAL_EBUSY    @p map is still mapped
  * @retval MMCHAL_ENOMEM   no IOVA space or no tree node
  * @retval MMCHAL_EFAULT   the mapped result is not one contiguous segment
- * @retval other           the error returned by the IOMMU's @c map or @c flush (unwound)
+ * @retval other           the error returned by the IOMMU's @c map or @c flush (unwound;
+ *                         a positive return, which is no ::mmchal_err, becomes
+ *                         ::MMCHAL_EFAULT)
  * @note Calls the IOMMU ops; no lock.
  */
 int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg,
@@ -210,7 +212,9 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
  *                         wrapping entry
  * @retval MMCHAL_EBUSY    @p map is still mapped
  * @retval MMCHAL_ENOMEM   no IOVA space or no tree node
- * @retval other           the error returned by the IOMMU's @c map or @c flush (unwound)
+ * @retval other           the error returned by the IOMMU's @c map or @c flush (unwound;
+ *                         a positive return, which is no ::mmchal_err, becomes
+ *                         ::MMCHAL_EFAULT)
  * @note Calls the IOMMU ops; no lock.
  */
 int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg, uint32_t nsg,
@@ -221,7 +225,7 @@ int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_s
  * @brief Unmap everything a mapping holds, flush, then free its IOVA.
  *
  * The output segments given to the map call must still be intact. A range
- * whose @c unmap op fails keeps its IOVA reserved (never reused while the
+ * whose @c unmap or @c flush op fails keeps its IOVA reserved (never reused while the
  * device may still reach it) and the first such error is returned.
  *
  * @param[in,out] dom  domain
@@ -230,7 +234,9 @@ int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_s
  * @retval MMCHAL_EINVAL    NULL argument, or @p map was never mapped
  * @retval MMCHAL_EALREADY  @p map was already unmapped
  * @retval MMCHAL_ENOENT    a segment's address is not a live IOVA range of this domain
- * @retval other            the error returned by the IOMMU's @c unmap or @c flush
+ * @retval other            the error returned by the IOMMU's @c unmap or @c flush (a
+ *                          positive return becomes ::MMCHAL_EFAULT); the range stays
+ *                          reserved
  * @note Calls the IOMMU ops; no lock.
  */
 int mmchal_iommu_unmap(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapping *map);

@@ -54,9 +54,9 @@ extern "C" {
  * @brief Bytes of one tree node, a multiple of 8. The pool is an array of
  *        these; its start must be aligned to 8 bytes.
  */
-#define MMCHAL_IOVA_NODE_SIZE                                                                \
-	(((3u * MMCHAL_IOVA_FANOUT + 1u) * 8u + (MMCHAL_IOVA_FANOUT + 1u) * sizeof(void *) + \
-	  MMCHAL_IOVA_FANOUT + 8u + 7u) &                                                    \
+#define MMCHAL_IOVA_NODE_SIZE                                                          \
+	(((size_t)(3u * MMCHAL_IOVA_FANOUT + 1u) * 8u +                                \
+	  (MMCHAL_IOVA_FANOUT + 1u) * sizeof(void *) + MMCHAL_IOVA_FANOUT + 8u + 7u) & \
 	 ~(size_t)7u)
 
 /**

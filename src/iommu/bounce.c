@@ -6,7 +6,8 @@
  * Like swiotlb (IO_TLB_SHIFT 11, IO_TLB_SEGSIZE 128), a mapping never crosses
  * a group of slots_per_map slots, so a search looks at one group at a time
  * and the whole search is bounded by the pool size. The search starts where
- * the previous one ended so that slots are reused round-robin.
+ * the previous one ended (not at the start of that group) so that slots are
+ * reused round-robin.
  *
  * Locking: none; the caller serialises. Any context.
  */
@@ -77,20 +78,23 @@ static void mark(struct mmchal_bounce *b, uint32_t first, uint32_t n, bool used)
 	}
 }
 
-/* First run of n free slots inside one group of slots_per_map slots, searching
- * the groups round-robin from the cursor. */
+/* First run of n free slots inside one group of slots_per_map slots, from
+ * the cursor on: the rest of the cursor's group, the other groups in turn,
+ * and finally the start of the cursor's group. So a released slot is only
+ * reused after the search went round the pool (at most groups + 1 group
+ * scans). */
 static bool find_run(struct mmchal_bounce *b, uint32_t n, uint32_t *first)
 {
 	uint32_t groups = (b->nslots + b->slots_per_map - 1u) / b->slots_per_map;
 	uint32_t g0 = b->cursor / b->slots_per_map;
 
-	for (uint32_t k = 0; k < groups; k++) {
+	for (uint32_t k = 0; k <= groups; k++) {
 		uint32_t g = (g0 + k) % groups;
 		uint32_t lo = g * b->slots_per_map, hi = lo + b->slots_per_map, run = 0;
 
 		if (hi > b->nslots)
 			hi = b->nslots;
-		for (uint32_t i = lo; i < hi; i++) {
+		for (uint32_t i = k == 0 ? b->cursor : lo; i < hi; i++) {
 			run = slot_used(b, i) ? 0 : run + 1u;
 			if (run == n) {
 				*first = i + 1u - n;

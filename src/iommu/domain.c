@@ -107,12 +107,19 @@ static uint32_t prot_of(enum mmchal_dir dir)
 	return dir == MMCHAL_DIR_TO_CARD ? MMCHAL_IOMMU_READ : MMCHAL_IOMMU_WRITE;
 }
 
+/* A platform op returns 0 or a negative ::mmchal_err; anything positive is
+ * not one of ours and must not reach the caller as "success with a value". */
+static int op_err(int ret)
+{
+	return ret > 0 ? MMCHAL_EFAULT : ret;
+}
+
 static int flush(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t npages)
 {
 	if (!dom->iommu.ops->flush)
 		return 0;
-	return dom->iommu.ops->flush(dom->iommu.ctx, pfn << dom->page_shift,
-				     npages << dom->page_shift);
+	return op_err(dom->iommu.ops->flush(dom->iommu.ctx, pfn << dom->page_shift,
+					    npages << dom->page_shift));
 }
 
 /* Undo a range: unmap [pfn, pfn + mapped) (the pages the caller knows may be
@@ -123,8 +130,8 @@ static int release_range(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t
 	int ret = 0, r2;
 
 	if (mapped) {
-		ret = dom->iommu.ops->unmap(dom->iommu.ctx, pfn << dom->page_shift,
-					    mapped << dom->page_shift);
+		ret = op_err(dom->iommu.ops->unmap(dom->iommu.ctx, pfn << dom->page_shift,
+						   mapped << dom->page_shift));
 		r2 = flush(dom, pfn, mapped);
 		if (!ret)
 			ret = r2;

@@ -575,6 +575,41 @@ static const struct row rows[] = {
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
 
+/* The cause each reason documents (mmchal/limits.h), from the row's
+ * expected values: a derivation that picks the right reason but reports
+ * another input behind it fails here. */
+static void check_causes(const struct row *r, const struct mmchal_limits *l)
+{
+	uint64_t merge_cause = r->merge ? r->virt_boundary + 1u : r->max_segs;
+	uint64_t blk_cause;
+
+	assert_int_equal(l->cause[MMCHAL_LIM_MAX_SEGS], merge_cause);
+	assert_int_equal(l->cause[MMCHAL_LIM_MERGE], merge_cause);
+	assert_int_equal(l->cause[MMCHAL_LIM_VIRT_BOUNDARY], merge_cause);
+	assert_int_equal(l->cause[MMCHAL_LIM_MAX_BLK_SIZE], l->max_blk_size);
+	assert_int_equal(l->cause[MMCHAL_LIM_MAX_REQ_SIZE], r->max_req_size);
+	switch (r->blk_why) {
+	case MMCHAL_WHY_BLK_COUNTER:
+		blk_cause = r->caps.host.blk_count_bits == 32 ? 32 : 16;
+		break;
+	case MMCHAL_WHY_SOC_BLK_COUNT:
+		blk_cause = r->max_blk_count;
+		break;
+	default:
+		blk_cause = r->max_req_size;
+		break;
+	}
+	assert_int_equal(l->cause[MMCHAL_LIM_MAX_BLK_COUNT], blk_cause);
+	assert_int_equal(l->cause[MMCHAL_LIM_MAX_SEG_SIZE],
+			 r->seg_size_why == MMCHAL_WHY_FIT_REQ_SIZE ? r->max_req_size
+								    : r->max_seg_size);
+	assert_int_equal(l->cause[MMCHAL_LIM_BOUNCE_LIMIT], r->bounce_limit);
+	assert_int_equal(l->cause[MMCHAL_LIM_POLICY], r->work_ns);
+	assert_int_equal(l->cause[MMCHAL_LIM_DMA_ALIGN], l->dma_align);
+	assert_int_equal(l->cause[MMCHAL_LIM_SEG_BOUNDARY],
+			 l->seg_boundary ? l->seg_boundary + 1u : 0u);
+}
+
 static void check_row(const struct row *r)
 {
 	struct mmchal_limits l;
@@ -600,6 +635,7 @@ static void check_row(const struct row *r)
 	assert_int_equal(l.policy, r->policy);
 	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], r->policy_why);
 	assert_int_equal(l.completion_work_ns, r->work_ns);
+	check_causes(r, &l);
 	/* Invariants every derivation must keep. */
 	assert_true((uint64_t)l.max_blk_count * l.max_blk_size <= l.max_req_size);
 	assert_true(l.max_seg_size <= l.max_req_size);
@@ -847,6 +883,274 @@ static void test_zeroed_caps_are_a_valid_pio_host(void **state)
 	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_NO_LOCK);
 }
 
+/* A PIO host whose completion work is base_ns only, with the budgets given. */
+static void derive_pio_work(uint32_t base_ns, bool deferred, struct mmchal_limits *l)
+{
+	const struct mmchal_caps caps = {.host = GEN2_HOST};
+	const struct mmchal_port_caps port = {.lock = true, .deferred_work = deferred};
+	const struct mmchal_policy_cfg cfg = {
+		.irq_off_budget_ns = 5000, .irq_budget_ns = 9000, .base_ns = base_ns};
+
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, l), 0);
+	assert_int_equal(l->completion_work_ns, base_ns);
+	assert_int_equal(l->cause[MMCHAL_LIM_POLICY], base_ns);
+}
+
+static void test_policy_budget_edges(void **state)
+{
+	struct mmchal_limits l;
+
+	(void)state;
+	/* Exactly on the interrupt-off budget still completes under the lock. */
+	derive_pio_work(5000, true, &l);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_LOCKED);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_NO_WORK);
+	derive_pio_work(5001, true, &l);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_SPLIT);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_IRQ_OK);
+	/* Exactly on the interrupt budget still completes in the handler. */
+	derive_pio_work(9000, true, &l);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_SPLIT);
+	derive_pio_work(9001, true, &l);
+	assert_int_equal(l.policy, MMCHAL_POLICY_DEFERRED);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_TOO_MUCH);
+	derive_pio_work(9001, false, &l);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_SPLIT);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_NO_DEFER);
+}
+
+static void test_policy_work_with_iommu_on_budget(void **state)
+{
+	/* One-segment engine behind a non-merging 4 KiB IOMMU, requests of
+	 * 64 KiB: 16 pages + 1 partial page per segment. */
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_policy_cfg cfg = {.base_ns = 1000, .unmap_ns_per_page = 100, .flush_ns = 300};
+	struct mmchal_limits l;
+
+	(void)state;
+	caps.host.max_blk_count = 128;
+	caps.iommu.present = true;
+	caps.iommu.page_size = 4096;
+	/* 1000 + 17 x 100 + 300 = 3000 ns. */
+	cfg.irq_off_budget_ns = 3000;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 65536);
+	assert_int_equal(l.completion_work_ns, 3000);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_LOCKED);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_IRQ_OFF_OK);
+	cfg.irq_off_budget_ns = 2999;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.policy, MMCHAL_POLICY_IRQ_SPLIT);
+	/* A cost per page that overflows 64 bits saturates instead of wrapping:
+	 * 65535-byte blocks x 2^32 - 1 blocks is about 2^39 pages of 512 bytes. */
+	caps.host.max_blk_count = 0;
+	caps.host.max_blk_size = 65535;
+	caps.iommu.page_size = 512;
+	caps.dma.dir[0].max_xfer = UINT64_MAX;
+	caps.dma.dir[1].max_xfer = UINT64_MAX;
+	cfg.unmap_ns_per_page = 0xffffffffu;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 65535ull * 0xffffffffu);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_COUNT], MMCHAL_WHY_BLK_COUNTER);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_BLK_COUNT], 32);
+	assert_int_equal(l.completion_work_ns, UINT64_MAX);
+	assert_int_equal(l.policy, MMCHAL_POLICY_DEFERRED);
+}
+
+static void test_pio_host_behind_iommu(void **state)
+{
+	/* The IOMMU translates only for a DMA master: a PIO host ignores it. */
+	struct mmchal_caps caps = {.host = GEN2_HOST, .iommu = IOMMU_MERGING};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	caps.host.merge_capable = true;
+	caps.iommu.max_map_size = 4096;
+	caps.bounce.present = true;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_false(l.merge);
+	assert_int_equal(l.max_segs, MMCHAL_DEFAULT_MAX_SEGS);
+	assert_int_equal(l.reason[MMCHAL_LIM_MERGE], MMCHAL_WHY_MERGE_NO_DMA);
+	assert_int_equal(l.virt_boundary, 0);
+	assert_int_equal(l.max_req_size, 512ull * 8388607u);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	assert_int_equal(l.bounce_limit, 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_BOUNCE_LIMIT], MMCHAL_WHY_BOUNCE_PIO);
+	/* No unmap and no copy-back work at completion. */
+	assert_int_equal(l.completion_work_ns, 2000);
+	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_NO_WORK);
+}
+
+static void test_aperture_with_nonzero_start(void **state)
+{
+	/* A 1 MiB aperture at 256 MiB: the largest mapping is its size, not
+	 * its end address. */
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA, .iommu = IOMMU_MERGING};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	caps.iommu.aperture_start = 0x10000000u;
+	caps.iommu.aperture_end = 0x100fffffu;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_MMC, &l), 0);
+	assert_int_equal(l.max_req_size, 0x100000u);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_IOMMU_MAP_LIMIT);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_REQ_SIZE], 0x100000u);
+	assert_int_equal(l.max_blk_count, 2048);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_COUNT], MMCHAL_WHY_FIT_REQ_SIZE);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_BLK_COUNT], 0x100000u);
+	/* A declared largest mapping wins over the aperture. */
+	caps.iommu.max_map_size = 0x8000u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_MMC, &l), 0);
+	assert_int_equal(l.max_req_size, 0x8000u);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_REQ_SIZE], 0x8000u);
+	/* An aperture up to the top of the 64-bit space does not wrap. */
+	caps.iommu.max_map_size = 0;
+	caps.iommu.aperture_start = 0;
+	caps.iommu.aperture_end = UINT64_MAX;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_MMC, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+}
+
+static void test_equal_values_keep_the_first_reason(void **state)
+{
+	/* When a later limit equals the value so far, it does not take over
+	 * the reason: the first rule that produced the value stays. */
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	/* SoC block count equal to the 16-bit counter's limit. */
+	caps.host.blk_count_bits = 16;
+	caps.host.max_blk_count = 65535;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_COUNT], MMCHAL_WHY_BLK_COUNTER);
+	/* Engine transfer limit equal to the block product. */
+	caps.dma.dir[0].max_xfer = 65535u * 512u;
+	caps.dma.dir[1].max_xfer = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 65535u * 512u);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Engine segment size equal to the request size. */
+	caps.dma.dir[0].max_seg_size = 65535u * 512u;
+	caps.dma.dir[1].max_seg_size = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_SEG_SIZE], MMCHAL_WHY_ENGINE_SEG_SIZE);
+	/* IOMMU largest mapping equal to the request size. */
+	caps.dma.dir[0].max_xfer = 0;
+	caps.dma.dir[1].max_xfer = 0;
+	caps.iommu.present = true;
+	caps.iommu.page_size = 4096;
+	caps.iommu.max_map_size = 65535u * 512u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Bounce limit equal to the request size: 16 slots of 2 KiB, 64 blocks. */
+	memset(&caps.iommu, 0, sizeof(caps.iommu));
+	caps.host.max_blk_count = 64;
+	caps.bounce.present = true;
+	caps.bounce.slots_per_map = 16;
+	caps.bounce.nslots = 16;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.bounce_limit, 32768);
+	assert_int_equal(l.max_req_size, 32768);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_BLK_PRODUCT);
+	/* Copy-back cost: 32 KiB at 500 ns per KiB on top of the 2000 ns base. */
+	assert_int_equal(l.completion_work_ns, 2000u + 32u * 500u);
+	/* A request of exactly one block is allowed. */
+	caps.bounce.slot_size = 512;
+	caps.bounce.slots_per_map = 1;
+	caps.bounce.nslots = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 512);
+	assert_int_equal(l.max_blk_count, 1);
+}
+
+static void test_boundary_inputs_accepted(void **state)
+{
+	struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_policy_cfg cfg = {0};
+	struct mmchal_limits l;
+
+	(void)state;
+	/* A 64-bit engine. */
+	caps.dma.dir[0].addr_bits = 64;
+	caps.dma.dir[1].addr_bits = 64;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	/* Alignment 1 is no constraint. */
+	caps.dma.dir[0].addr_align = 1;
+	caps.dma.dir[1].addr_align = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.dma_align, 1);
+	assert_int_equal(l.reason[MMCHAL_LIM_DMA_ALIGN], MMCHAL_WHY_NONE);
+	/* An aperture without an end of its own, and one of exactly one byte
+	 * (odd, but not inconsistent). */
+	caps.iommu.present = true;
+	caps.iommu.page_size = 4096;
+	caps.iommu.aperture_start = 0x1000;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	caps.iommu.aperture_end = 0x1000;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l),
+			 MMCHAL_EINVAL); /* one byte is less than one 512-byte block */
+	caps.host.max_blk_size = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_req_size, 1);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_IOMMU_MAP_LIMIT);
+	caps.host.max_blk_size = 0;
+	/* Every policy a host and port can run may be forced. */
+	memset(&caps.iommu, 0, sizeof(caps.iommu));
+	for (int p = MMCHAL_POLICY_IRQ_LOCKED; p <= MMCHAL_POLICY_POLLED; p++) {
+		cfg.override = (enum mmchal_completion_policy)p;
+		assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+		assert_int_equal(l.policy, p);
+		assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_OVERRIDE);
+	}
+}
+
+static void test_absent_units_with_one_field(void **state)
+{
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_limits l;
+
+	(void)state;
+	/* Any single field of an absent IOMMU or bounce pool is a mix-up. */
+	for (int f = 0; f < 8; f++) {
+		struct mmchal_caps caps = {.host = GEN3_HOST, .dma = IDMAC_DMA};
+
+		switch (f) {
+		case 0:
+			caps.iommu.page_size = 4096;
+			break;
+		case 1:
+			caps.iommu.merge_boundary = 0xfff;
+			break;
+		case 2:
+			caps.iommu.max_map_size = 4096;
+			break;
+		case 3:
+			caps.iommu.aperture_start = 4096;
+			break;
+		case 4:
+			caps.iommu.aperture_end = 4096;
+			break;
+		case 5:
+			caps.bounce.slot_size = 2048;
+			break;
+		case 6:
+			caps.bounce.slots_per_map = 8;
+			break;
+		default:
+			caps.bounce.nslots = 8;
+			break;
+		}
+		assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l),
+				 MMCHAL_EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -857,6 +1161,13 @@ int main(void)
 		cmocka_unit_test(test_invalid_combinations),
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_zeroed_caps_are_a_valid_pio_host),
+		cmocka_unit_test(test_policy_budget_edges),
+		cmocka_unit_test(test_policy_work_with_iommu_on_budget),
+		cmocka_unit_test(test_pio_host_behind_iommu),
+		cmocka_unit_test(test_aperture_with_nonzero_start),
+		cmocka_unit_test(test_equal_values_keep_the_first_reason),
+		cmocka_unit_test(test_boundary_inputs_accepted),
+		cmocka_unit_test(test_absent_units_with_one_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

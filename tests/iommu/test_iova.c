@@ -14,6 +14,8 @@
 #include <mmchal/error.h>
 #include <mmchal/iova.h>
 
+#include "iommu/iova_node.h"
+
 static uint64_t pool[MMCHAL_IOVA_POOL_BYTES(600) / 8u];
 static struct mmchal_iova v;
 
@@ -57,7 +59,10 @@ static void test_init_errors(void **state)
 	cfg.node_mem = NULL;
 	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_iova_node_size(), MMCHAL_IOVA_NODE_SIZE);
-	assert_int_equal(MMCHAL_IOVA_NODE_SIZE % 8u, 0);
+	/* Exactly one node is enough. */
+	cfg.node_mem = pool;
+	cfg.node_mem_size = MMCHAL_IOVA_NODE_SIZE;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
 }
 
 static void test_top_down(void **state)
@@ -280,6 +285,157 @@ static void test_stats_and_visits(void **state)
 	assert_int_equal(mmchal_iova_check(NULL), MMCHAL_EINVAL);
 }
 
+/* A pool of k nodes followed by a canary: the allocator must refuse a range
+ * when a split would need more nodes than are left (at any height), and never
+ * touch memory past the pool. */
+#define CANARY 0xa5a5a5a5a5a5a5a5ull
+
+static void fill_until_no_node(uint32_t k, uint64_t *ranges, uint32_t *height)
+{
+	struct mmchal_iova_stats st;
+	size_t words = (size_t)k * MMCHAL_IOVA_NODE_SIZE / 8u;
+	uint64_t s;
+	uint32_t i;
+
+	assert_true(words + 16u <= sizeof(pool) / 8u);
+	for (size_t w = words; w < words + 16u; w++)
+		pool[w] = CANARY;
+	init(1, 1000000, (size_t)k * MMCHAL_IOVA_NODE_SIZE);
+	/* One-page ranges with a free page between them: every range is its
+	 * own tree entry, and there is always space. */
+	for (i = 0;; i++) {
+		int ret = mmchal_iova_alloc(&v, 1, 1000000u - 2u * i, false, &s);
+
+		if (ret == MMCHAL_ENOMEM)
+			break;
+		assert_int_equal(ret, 0);
+		assert_int_equal(s, 1000000u - 2u * i);
+	}
+	for (size_t w = words; w < words + 16u; w++)
+		assert_int_equal(pool[w], CANARY);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_true(st.nodes_used <= k);
+	assert_int_equal(st.failures, 1);
+	assert_int_equal(st.live_ranges, i);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	*ranges = i;
+	*height = st.height;
+}
+
+static void test_node_pool_exhausted_at_every_height(void **state)
+{
+	/* Live ranges when the pool runs out, filled top-down: a full leaf
+	 * splits into 8 + 9 entries, so each new leaf adds 8 ranges; a split
+	 * that climbs through full inner nodes (or the root) needs one node
+	 * per level, all of which must be free before anything changes. With
+	 * 17 nodes the root has 16 leaves: the next split needs 3 nodes (leaf,
+	 * inner node, new root), so 18 and 19 nodes hold no more; the same
+	 * for a full inner node below the root at 27 nodes. */
+	static const struct {
+		uint32_t nodes;
+		uint64_t ranges;
+		uint32_t height;
+	} want[] = {{1, 16, 1},   {2, 16, 1},   {3, 24, 2},   {9, 72, 2},
+		    {17, 136, 2}, {18, 136, 2}, {19, 136, 2}, {20, 144, 3},
+		    {27, 200, 3}, {28, 200, 3}, {29, 208, 3}, {37, 264, 3}};
+	struct mmchal_iova_stats st;
+	uint64_t n, s;
+	uint32_t h;
+
+	(void)state;
+	for (uint32_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		fill_until_no_node(want[k].nodes, &n, &h);
+		assert_int_equal(n, want[k].ranges);
+		assert_int_equal(h, want[k].height);
+	}
+	/* Bigger pools reach height 3; the last split must still fit. */
+	fill_until_no_node(40, &n, &h);
+	assert_int_equal(h, 3);
+	/* Freeing never needs a node, and the space freed is usable again. */
+	assert_int_equal(mmchal_iova_free(&v, 1000000u - 2u * 10u), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 1000000u - 2u * 10u, false, &s), 0);
+	assert_int_equal(s, 1000000u - 2u * 10u);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.live_ranges, n);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* The leaf that holds pfn. */
+static const iova_node_ *leaf_of(uint64_t pfn)
+{
+	const iova_node_ *nd = v.root;
+
+	while (!nd->leaf) {
+		unsigned int i = 0;
+
+		while (i + 1u < nd->n && nd->key[i + 1u] <= pfn)
+			i++;
+		nd = nd->child[i];
+	}
+	return nd;
+}
+
+#define RING_TOP  100000u
+#define RING_SIZE 400u
+
+static void build_contiguous(void)
+{
+	uint64_t s;
+
+	init(1, RING_TOP, sizeof(pool));
+	for (uint32_t i = 0; i < RING_SIZE; i++) {
+		assert_int_equal(mmchal_iova_alloc(&v, 1, RING_TOP, false, &s), 0);
+		assert_int_equal(s, RING_TOP - i);
+	}
+}
+
+/*
+ * An interior top gap that lies between two leaves stops being the top gap
+ * (a higher range is freed): its value must then be added to the node that
+ * holds it, which is an ancestor of its leaf. deep = 0: the leaf is not its
+ * parent's last child, the parent holds the gap; deep = 1: the leaf is its
+ * parent's last child, the gap sits one level higher.
+ */
+static void check_gap_between_leaves(bool deep)
+{
+	uint64_t r1, s, lo = RING_TOP - RING_SIZE + 1u;
+
+	for (r1 = lo + 1u; r1 < RING_TOP - 1u; r1++) {
+		const iova_node_ *l;
+
+		build_contiguous();
+		assert_int_equal(mmchal_iova_free(&v, r1), 0);
+		l = leaf_of(r1 - 1u);
+		if (l->end[l->n - 1u] != r1 - 1u || !l->parent)
+			continue;
+		if (deep != (l->pidx + 1u == l->parent->n))
+			continue;
+		if (deep && (!l->parent->parent || l->parent->pidx + 1u == l->parent->parent->n))
+			continue;
+		break;
+	}
+	assert_true(r1 < RING_TOP - 1u);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* The top range goes: page RING_TOP is the new top gap, r1 an ordinary
+	 * gap the tree must now know about. */
+	assert_int_equal(mmchal_iova_free(&v, RING_TOP), 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, RING_TOP - 1u, false, &s), 0);
+	assert_int_equal(s, r1);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, RING_TOP - 1u, false, &s), 0);
+	assert_int_equal(s, lo - 1u);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, RING_TOP, false, &s), 0);
+	assert_int_equal(s, RING_TOP);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_top_gap_between_leaves(void **state)
+{
+	(void)state;
+	check_gap_between_leaves(false);
+	check_gap_between_leaves(true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +448,8 @@ int main(void)
 		cmocka_unit_test(test_pool_bound_and_exhaustion),
 		cmocka_unit_test(test_top_gap_ring),
 		cmocka_unit_test(test_stats_and_visits),
+		cmocka_unit_test(test_node_pool_exhausted_at_every_height),
+		cmocka_unit_test(test_top_gap_between_leaves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
