@@ -259,6 +259,14 @@ static enum mmchal_plan_reason engine_obstacle(const struct mmchal_plan_env *env
 	return MMCHAL_PR_COUNT;
 }
 
+enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
+					     const struct mmchal_dma_dir_caps *c,
+					     const struct mmchal_data *d, bool iommu,
+					     uint32_t *index)
+{
+	return engine_obstacle(env, c, d, iommu, index);
+}
+
 static bool dir_ok(enum mmchal_dir dir)
 {
 	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;

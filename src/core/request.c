@@ -427,6 +427,10 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 			      ? UINT64_MAX
 			      : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	/* fallback() in dma_plan.c: a pool, and one segment the engine takes */
+	if (!iommu && env->bounce_limit != 0)
+		f->bounce_max = env->bounce_limit < c->max_seg_size ? env->bounce_limit
+								    : c->max_seg_size;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -452,6 +456,24 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 			.merge = f->iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU,
 			.iommu = f->iommu};
 		return 0;
+	}
+	/* The planner's answer for such a list without IOMMU, when the engine
+	 * refuses a segment: bounced if the pool and the engine take the whole
+	 * transfer as one segment (mmchal_dma_plan_checked_(), fallback()). */
+	if (f->mode == 2 && total <= f->bounce_max && (total & f->gran1) == 0 &&
+	    d->sg_len <= f->segs && total >= f->min_len && total <= f->max_xfer) {
+		uint32_t index;
+		enum mmchal_plan_reason why = mmchal_dma_obstacle_(&h->penv, dir_caps(h, d), d,
+								   false, &index);
+
+		if (why != MMCHAL_PR_COUNT && all_cpu(d)) {
+			*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_BOUNCED,
+							   .reason = why,
+							   .nobounce = MMCHAL_NB_NONE,
+							   .merge = MMCHAL_MERGE_NO_IOMMU,
+							   .index = index};
+			return 0;
+		}
 	}
 	if (f->mode == 1 && all_cpu(d)) {
 		h->flags |= HF_NO_RELEASE;
