@@ -145,6 +145,8 @@ struct mmchal_host_plan_fast {
 	uint32_t dev_segs;     /**< private: the engine's max_segs */
 	uint64_t dev_last_max; /**< private: highest last byte of a device address */
 	uint64_t dev_bnd_not;  /**< private: ~seg_boundary, or 0 */
+	bool dev_any;          /**< private: every device address of the IOMMU domain
+				    passes the engine's address tests */
 };
 
 /**

@@ -413,6 +413,17 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 	f->seg_max = c->max_seg_size;
 	f->min_len = c->min_len;
 	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+	if (iommu) {
+		/* the domain's highest device address (domain.c: IOVAs come from
+		 * pages up to limit_pfn, below 2^62) */
+		const struct mmchal_iommu_domain *dom = h->dom;
+		uint64_t top = (dom->limit_pfn >> (64u - dom->page_shift)) == 0
+				       ? ((dom->limit_pfn + 1u) << dom->page_shift) - 1u
+				       : UINT64_MAX;
+
+		f->dev_any = f->start_mask == 0 && f->gran1 == 0 && f->dev_bnd_not == 0 &&
+			     top <= f->dev_last_max;
+	}
 	if (env->cache_line != 0 && !c->coherent)
 		return;
 	if (iommu && env->merge) {
@@ -550,6 +561,7 @@ static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
+	const struct mmchal_host_plan_fast *f;
 	int err;
 
 	if (merged)
@@ -560,7 +572,14 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	if (err != 0)
 		return err;
 	h->nsegs = merged ? 1u : d->sg_len;
-	*ok = mapped_ok(&h->pfast[d->dir], h->segs, h->nsegs) ||
+	/* With no alignment, granule or boundary and every device address in
+	 * reach, what is left to test is count and lengths: the planner proved
+	 * them for unmerged segments (one per entry, as long as the entry); a
+	 * merged one is as long as the transfer. */
+	f = &h->pfast[d->dir];
+	*ok = (f->dev_any && h->nsegs <= f->dev_segs &&
+	       (!merged || h->segs[0].len - 1u < f->seg_max)) ||
+	      mapped_ok(f, h->segs, h->nsegs) ||
 	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);

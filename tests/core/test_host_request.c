@@ -762,6 +762,55 @@ static void test_pio_retry_after_dma_fault(void **state)
 	assert_int_equal(g.tb.nstart, 2);
 }
 
+/* Submit, expect @p plan and reason, complete by the test backend. */
+static void expect_mapped(enum mmchal_plan plan, enum mmchal_plan_reason why)
+{
+	g.tb.auto_complete = true;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].plan, plan);
+	assert_int_equal(g.host.plan.reason, why);
+	assert_int_equal(g.fi.pages, 0);
+}
+
+/* Behind the IOMMU the mapped segments still meet the engine's reach and
+ * segment size: a domain wider than the engine, a merged segment longer than
+ * the engine takes. */
+static void test_iommu_mapping_within_engine(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 2, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	/* in reach: merged */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED);
+	/* the engine reaches only page 0 (which the domain never hands out) */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_bits = 12;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_MAPPED_BAD);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 1);
+	/* in reach again, but the merged 8 KiB is longer than the engine's 4 KiB */
+	for (int d = 0; d < 2; d++) {
+		g.host.caps.dma.dir[d].addr_bits = 0;
+		g.host.caps.dma.dir[d].max_seg_size = 4096;
+	}
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 2);
+}
+
 static void test_iommu_plans_release_everything(void **state)
 {
 	struct mmchal_host_stats st;
@@ -865,6 +914,7 @@ int main(void)
 		cmocka_unit_test(test_deferred_schedule_fails),
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
 		cmocka_unit_test(test_iommu_plans_release_everything),
+		cmocka_unit_test(test_iommu_mapping_within_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
