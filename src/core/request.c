@@ -478,11 +478,12 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 								   false, &index);
 
 		if (why != MMCHAL_PR_COUNT && all_cpu(d)) {
-			*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_BOUNCED,
-							   .reason = why,
-							   .nobounce = MMCHAL_NB_NONE,
-							   .merge = MMCHAL_MERGE_NO_IOMMU,
-							   .index = index};
+			out->plan = MMCHAL_PLAN_BOUNCED;
+			out->reason = why;
+			out->nobounce = MMCHAL_NB_NONE;
+			out->merge = MMCHAL_MERGE_NO_IOMMU;
+			out->index = index;
+			out->iommu = false;
 			return 0;
 		}
 	}
