@@ -139,10 +139,14 @@ struct mmchal_host_plan_fast {
 	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
 	uint64_t min_len;    /**< private: shortest DMA transfer */
 	uint64_t max_xfer;   /**< private: longest DMA transfer */
+	uint64_t bounce_max; /**< private: mode 2 without IOMMU: largest total a
+				  bounce takes (pool and engine), 0 = none */
 	/* the engine's tests of a mapped segment (device addresses) */
 	uint32_t dev_segs;     /**< private: the engine's max_segs */
 	uint64_t dev_last_max; /**< private: highest last byte of a device address */
 	uint64_t dev_bnd_not;  /**< private: ~seg_boundary, or 0 */
+	bool dev_any;          /**< private: every device address of the IOMMU domain
+				    passes the engine's address tests */
 };
 
 /**

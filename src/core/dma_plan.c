@@ -227,10 +227,10 @@ static bool shares_line(const struct mmchal_data *d, uint32_t line, uint32_t *in
 }
 
 /* What stops the engine from taking the caller's segments as they are. */
-static enum mmchal_plan_reason engine_obstacle(const struct mmchal_plan_env *env,
-					       const struct mmchal_dma_dir_caps *c,
-					       const struct mmchal_data *d, bool iommu,
-					       uint32_t *index)
+enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
+					     const struct mmchal_dma_dir_caps *c,
+					     const struct mmchal_data *d, bool iommu,
+					     uint32_t *index)
 {
 	uint32_t segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
 	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
@@ -317,7 +317,7 @@ static bool maybe_obstacle(const struct mmchal_plan_env *env, const struct mmcha
 	uint64_t gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
 
 	/* lengths are multiples of the granule when every start and end is aligned
-	 * to it; otherwise engine_obstacle() looks at the lengths */
+	 * to it; otherwise mmchal_dma_obstacle_() looks at the lengths */
 	if (d->sg_len > segs || (sum->phys_or & align1) != 0 ||
 	    ((sum->phys_or & gran1) != 0 || (sum->last_and & gran1) != gran1) ||
 	    sum->len1_or >= c->max_seg_size)
@@ -396,7 +396,7 @@ int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmc
 		out->index = mi.index;
 	}
 	why = maybe_obstacle(env, c, data, sum, iommu)
-		      ? engine_obstacle(env, c, data, iommu, &index)
+		      ? mmchal_dma_obstacle_(env, c, data, iommu, &index)
 		      : MMCHAL_PR_COUNT;
 	if (why != MMCHAL_PR_COUNT) {
 		out->index = index;

@@ -16,4 +16,14 @@
 int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out);
 
+/*
+ * The planner's engine test (dma_plan.h step 5): the first reason the engine
+ * cannot take the caller's segments as they are, and its entry in @p index;
+ * MMCHAL_PR_COUNT when it can.
+ */
+enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
+					     const struct mmchal_dma_dir_caps *c,
+					     const struct mmchal_data *d, bool iommu,
+					     uint32_t *index);
+
 #endif /* MMCHAL_CORE_DMA_PLAN_PRIV_H */

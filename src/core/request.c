@@ -413,6 +413,17 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 	f->seg_max = c->max_seg_size;
 	f->min_len = c->min_len;
 	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+	if (iommu) {
+		/* the domain's highest device address (domain.c: IOVAs come from
+		 * pages up to limit_pfn, below 2^62) */
+		const struct mmchal_iommu_domain *dom = h->dom;
+		uint64_t top = (dom->limit_pfn >> (64u - dom->page_shift)) == 0
+				       ? ((dom->limit_pfn + 1u) << dom->page_shift) - 1u
+				       : UINT64_MAX;
+
+		f->dev_any = f->start_mask == 0 && f->gran1 == 0 && f->dev_bnd_not == 0 &&
+			     top <= f->dev_last_max;
+	}
 	if (env->cache_line != 0 && !c->coherent)
 		return;
 	if (iommu && env->merge) {
@@ -427,6 +438,10 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 			      ? UINT64_MAX
 			      : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
+	/* fallback() in dma_plan.c: a pool, and one segment the engine takes */
+	if (!iommu && env->bounce_limit != 0)
+		f->bounce_max = env->bounce_limit < c->max_seg_size ? env->bounce_limit
+								    : c->max_seg_size;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -452,6 +467,25 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 			.merge = f->iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU,
 			.iommu = f->iommu};
 		return 0;
+	}
+	/* The planner's answer for such a list without IOMMU, when the engine
+	 * refuses a segment: bounced if the pool and the engine take the whole
+	 * transfer as one segment (mmchal_dma_plan_checked_(), fallback()). */
+	if (f->mode == 2 && total <= f->bounce_max && (total & f->gran1) == 0 &&
+	    d->sg_len <= f->segs && total >= f->min_len && total <= f->max_xfer) {
+		uint32_t index;
+		enum mmchal_plan_reason why = mmchal_dma_obstacle_(&h->penv, dir_caps(h, d), d,
+								   false, &index);
+
+		if (why != MMCHAL_PR_COUNT && all_cpu(d)) {
+			out->plan = MMCHAL_PLAN_BOUNCED;
+			out->reason = why;
+			out->nobounce = MMCHAL_NB_NONE;
+			out->merge = MMCHAL_MERGE_NO_IOMMU;
+			out->index = index;
+			out->iommu = false;
+			return 0;
+		}
 	}
 	if (f->mode == 1 && all_cpu(d)) {
 		h->flags |= HF_NO_RELEASE;
@@ -528,6 +562,7 @@ static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
+	const struct mmchal_host_plan_fast *f;
 	int err;
 
 	if (merged)
@@ -538,7 +573,14 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	if (err != 0)
 		return err;
 	h->nsegs = merged ? 1u : d->sg_len;
-	*ok = mapped_ok(&h->pfast[d->dir], h->segs, h->nsegs) ||
+	/* With no alignment, granule or boundary and every device address in
+	 * reach, what is left to test is count and lengths: the planner proved
+	 * them for unmerged segments (one per entry, as long as the entry); a
+	 * merged one is as long as the transfer. */
+	f = &h->pfast[d->dir];
+	*ok = (f->dev_any && h->nsegs <= f->dev_segs &&
+	       (!merged || h->segs[0].len - 1u < f->seg_max)) ||
+	      mapped_ok(f, h->segs, h->nsegs) ||
 	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);

@@ -529,6 +529,84 @@ static void test_cache_ops_direct(void **state)
 	assert_false(g.rp.bad_nesting);
 }
 
+/* Submit without completing, check the host's plan is the planner's, abort. */
+static void expect_plan(enum mmchal_plan plan, enum mmchal_plan_reason why, uint32_t index)
+{
+	struct mmchal_plan_result p;
+
+	assert_int_equal(mmchal_dma_plan(&g.host.penv, &data, &p), 0);
+	assert_int_equal(p.plan, plan);
+	assert_int_equal(p.reason, why);
+	assert_int_equal(p.index, index);
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.host.plan.plan, p.plan);
+	assert_int_equal(g.host.plan.reason, p.reason);
+	assert_int_equal(g.host.plan.nobounce, p.nobounce);
+	assert_int_equal(g.host.plan.merge, p.merge);
+	assert_int_equal(g.host.plan.index, p.index);
+	assert_int_equal(g.host.plan.iommu, p.iommu);
+	assert_int_equal(mmchal_host_abort(&g.host), 0);
+}
+
+/* 2 KiB at buf, then 6 KiB from buf + 2 KiB */
+static void unalign_second(void)
+{
+	sg[0].len = 2048;
+	sg[1].cpu = buf + 2048;
+	sg[1].phys = (uintptr_t)(buf + 2048);
+	sg[1].len = 6144;
+}
+
+/* A coherent engine the list does not fit, no IOMMU: the host's bounce
+ * answer is the planner's (reason, entry), and where the planner would not
+ * bounce, neither does the host. */
+static void test_bounce_plan_is_the_planners(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.identity = true;
+	host_up();
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 4096;
+	mmchal_host_plan_env_(&g.host);
+	/* the second entry starts half-way into a page */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	unalign_second();
+	expect_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
+	/* aligned: DIRECT */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 1);
+	req.stop = NULL;
+	expect_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	/* a bounce needs every CPU address */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	unalign_second();
+	sg[0].cpu = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	/* the bounce is one segment the engine must take: too long, PIO */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].max_seg_size = 4096;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	unalign_second();
+	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_ALIGN, 1);
+	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
+	/* a length granule the whole transfer does not meet: PIO */
+	for (int d = 0; d < 2; d++) {
+		g.host.caps.dma.dir[d].max_seg_size = 65536;
+		g.host.caps.dma.dir[d].len_granule = 2048;
+	}
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 3, 1);
+	req.stop = NULL;
+	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_GRANULE, 0);
+	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
+}
+
 static void test_cache_ops_bounced(void **state)
 {
 	struct mmchal_host_stats st;
@@ -684,6 +762,55 @@ static void test_pio_retry_after_dma_fault(void **state)
 	assert_int_equal(g.tb.nstart, 2);
 }
 
+/* Submit, expect @p plan and reason, complete by the test backend. */
+static void expect_mapped(enum mmchal_plan plan, enum mmchal_plan_reason why)
+{
+	g.tb.auto_complete = true;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].plan, plan);
+	assert_int_equal(g.host.plan.reason, why);
+	assert_int_equal(g.fi.pages, 0);
+}
+
+/* Behind the IOMMU the mapped segments still meet the engine's reach and
+ * segment size: a domain wider than the engine, a merged segment longer than
+ * the engine takes. */
+static void test_iommu_mapping_within_engine(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 2, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	/* in reach: merged */
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED);
+	/* the engine reaches only page 0 (which the domain never hands out) */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_bits = 12;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_MAPPED_BAD);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 1);
+	/* in reach again, but the merged 8 KiB is longer than the engine's 4 KiB */
+	for (int d = 0; d < 2; d++) {
+		g.host.caps.dma.dir[d].addr_bits = 0;
+		g.host.caps.dma.dir[d].max_seg_size = 4096;
+	}
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 2);
+}
+
 static void test_iommu_plans_release_everything(void **state)
 {
 	struct mmchal_host_stats st;
@@ -782,10 +909,12 @@ int main(void)
 		cmocka_unit_test(test_spurious_and_late_events),
 		cmocka_unit_test(test_cache_ops_direct),
 		cmocka_unit_test(test_cache_ops_bounced),
+		cmocka_unit_test(test_bounce_plan_is_the_planners),
 		cmocka_unit_test(test_lock_pairing_per_policy),
 		cmocka_unit_test(test_deferred_schedule_fails),
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
 		cmocka_unit_test(test_iommu_plans_release_everything),
+		cmocka_unit_test(test_iommu_mapping_within_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
