@@ -110,6 +110,27 @@ int mmchal_bounce_map(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint3
 		      struct mmchal_dma_seg *out);
 
 /**
+ * @brief mmchal_bounce_map() for a device that needs a coarser start alignment
+ *        than one slot: the region's device address is a multiple of @p align.
+ *
+ * @param[in,out] b      pool
+ * @param[in]     sg     the list; every entry needs a CPU address
+ * @param[in]     nsg    entries, >= 1
+ * @param[in]     dir    transfer direction
+ * @param[in]     align  required start alignment of the device address, bytes, a power
+ *                       of two; 0 or 1 = none
+ * @param[out]    map    mapping record (must not be mapped)
+ * @param[out]    out    the one device segment
+ * @return as mmchal_bounce_map()
+ * @retval MMCHAL_EINVAL  also: @p align not a power of two
+ * @retval MMCHAL_ENOMEM  also: no free run starts at an aligned slot
+ * @note O(slots) worst case plus the copy.
+ */
+int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint32_t nsg,
+			      enum mmchal_dir dir, uint32_t align, struct mmchal_bounce_map *map,
+			      struct mmchal_dma_seg *out);
+
+/**
  * @brief Release a mapping; for ::MMCHAL_DIR_FROM_CARD and @p copy_back,
  *        first copy the slots back to the caller's list (exactly @c len bytes).
  *

@@ -59,7 +59,7 @@ enum mmchal_sdhci_dma {
 /** @brief Largest ADMA2 descriptor length, bytes (length field 0 means 65536). */
 #define MMCHAL_SDHCI_ADMA2_MAX_LEN          65536u
 /** @brief SDMA buffer boundary the backend programs, bytes (block size bits 14:12 = 7). */
-#define MMCHAL_SDHCI_SDMA_BOUNDARY          (512u * 1024u)
+#define MMCHAL_SDHCI_SDMA_BOUNDARY          0x80000u
 
 /** @name Configuration flags (::mmchal_sdhci_cfg::flags)
  *  @{

@@ -80,7 +80,7 @@ int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type
 		card->limits.max_segs = card->cfg.sg_scratch_len;
 		card->limits.max_blk_count = 65535u;
 		card->limits.max_blk_size = MMCHAL_CARD_BLKSZ;
-		card->limits.max_req_size = 65535u * MMCHAL_CARD_BLKSZ;
+		card->limits.max_req_size = (uint64_t)65535u * MMCHAL_CARD_BLKSZ;
 		card->limits.card = type;
 		return 0;
 	}

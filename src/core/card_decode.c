@@ -45,10 +45,10 @@ uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 {
 	for (unsigned i = 0; i < n; i++) {
-		char c = (char)mmchal_card_bits_(r, top - 7u - 8u * i, 8);
+		uint32_t c = mmchal_card_bits_(r, top - 7u - 8u * i, 8);
 
 		/* keep the name printable: a blank or garbled PNM stays readable */
-		out[i] = (c >= 0x20 && c < 0x7f) ? c : '?';
+		out[i] = (char)((c >= 0x20u && c < 0x7fu) ? c : (uint32_t)'?');
 	}
 	out[n] = '\0';
 }
@@ -246,9 +246,11 @@ int mmchal_card_cis_parse_(mmchal_card_cis_read_fn_ rd, void *ctx, uint32_t ptr,
 		if (link == 0xffu) /* end of chain */
 			return 0;
 		if (code == CISTPL_MANFID || code == CISTPL_FUNCE) {
-			uint8_t take = link < sizeof(body) ? link : (uint8_t)sizeof(body);
+			uint32_t take = link;
 
-			for (uint8_t i = 0; i < take; i++) {
+			if (take > sizeof(body))
+				take = sizeof(body);
+			for (uint32_t i = 0; i < take; i++) {
 				err = cis_get(rd, ctx, addr + 2u + i, &body[i]);
 				if (err)
 					return err;

@@ -161,6 +161,8 @@ static int check_exact(const struct mmchal_request *req, const struct mmchal_lim
 		return reject(info, MMCHAL_REQ_SEGS, 0);
 	{
 		struct mmchal_sg_summary tmp;
+		/* summarize() writes *sum before anything reads it */
+		/* cppcheck-suppress uninitvar */
 		struct mmchal_sg_summary *sum = info ? &info->sum : &tmp;
 
 		if (!summarize(d, lim, sum)) {
@@ -281,6 +283,8 @@ static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data 
 		return 0;
 	}
 	out->plan = MMCHAL_PLAN_PIO;
+	/* NOLINTBEGIN(bugprone-branch-clone): the engine refuses for two reasons, checked
+	   in the order the reasons are reported */
 	if (why == MMCHAL_PR_MIN_LEN || why == MMCHAL_PR_XFER)
 		out->nobounce = MMCHAL_NB_ENGINE;
 	else if (env->bounce_limit == 0)
@@ -293,6 +297,7 @@ static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data 
 		out->plan = MMCHAL_PLAN_BOUNCED;
 		out->nobounce = MMCHAL_NB_NONE;
 	}
+	/* NOLINTEND(bugprone-branch-clone) */
 	return 0;
 }
 

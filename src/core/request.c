@@ -193,6 +193,8 @@ static void count_blocks(struct mmchal_host *h)
 	struct mmchal_data *d = h->req->data;
 	uint32_t blocks = 0;
 
+	if (!d)
+		return;
 	if (!h->be.ops->blocks_done || h->be.ops->blocks_done(h->be.ctx, &blocks) != 0)
 		blocks = 0;
 	if (blocks > d->blocks)
@@ -313,7 +315,7 @@ static CORE_INLINE_ bool on_events(struct mmchal_host *h, uint32_t ev)
 static bool expire(struct mmchal_host *h, int err)
 {
 	struct mmchal_request *r = h->req;
-	bool in_data = h->state == HS_DATA;
+	bool in_data = h->state == HS_DATA && r->data;
 	bool open_ended = r->stop && r->data && (in_data || h->state == HS_CMD);
 
 	if (in_data)
@@ -624,7 +626,10 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		h->nsegs = d->sg_len;
 	}
 	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
-		err = mmchal_bounce_map(h->bounce, d->sg, d->sg_len, d->dir, &h->bmap, h->segs);
+		/* the bounce region must meet the engine's start alignment too */
+		err = mmchal_bounce_map_aligned(h->bounce, d->sg, d->sg_len, d->dir,
+						h->caps.dma.dir[d->dir].addr_align, &h->bmap,
+						h->segs);
 		if (err != 0)
 			return err;
 		h->nsegs = 1;

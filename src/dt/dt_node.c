@@ -23,6 +23,8 @@
 
 bool mmchal_dt_streq_(const char *a, const char *b)
 {
+	if (!a || !b)
+		return a == b;
 	while (*a != '\0' && *a == *b) {
 		a++;
 		b++;
@@ -104,7 +106,7 @@ static uint64_t read_cells(const uint8_t *p, uint32_t cells)
 	uint32_t i;
 
 	for (i = 0; i < cells; i++)
-		v = (v << 32) | mmchal_fdt_be32_(p + 4u * i);
+		v = (v << 32) | mmchal_fdt_be32_(p + (size_t)4u * i);
 	return v;
 }
 
@@ -229,7 +231,7 @@ static bool read_reg(const struct mmchal_dt_walk_ *w, uint32_t depth, struct mmc
 	}
 	n->nreg = len / entry;
 	n->reg_addr = read_cells(p, ac);
-	n->reg_size = read_cells(p + 4u * ac, sc);
+	n->reg_size = read_cells(p + (size_t)4u * ac, sc);
 	if (n->reg_size == 0) {
 		node_error(n, MMCHAL_EPROTO, MMCHAL_DT_FACT_REG, "reg", "has a zero-sized window");
 		return false;
@@ -366,7 +368,7 @@ static void read_interrupt(struct mmchal_dt_walk_ *w, uint32_t depth, struct mmc
 	}
 	n->irq_ncells = (uint8_t)cells;
 	for (i = 0; i < cells; i++)
-		n->irq[i] = mmchal_fdt_be32_(p + 4u * i);
+		n->irq[i] = mmchal_fdt_be32_(p + (size_t)4u * i);
 	sb = why(n, MMCHAL_DT_FACT_INTERRUPT, &wh);
 	mmchal_sb_puts_(sb, "interrupts <");
 	for (i = 0; i < cells; i++) {

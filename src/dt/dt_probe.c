@@ -28,7 +28,9 @@ int mmchal_dt_check(const void *blob, size_t size)
 
 static char lower(char c)
 {
-	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+	if (c >= 'A' && c <= 'Z')
+		return (char)(c - 'A' + 'a');
+	return c;
 }
 
 /* One decimal number of 1..3 digits, at most 255. */

@@ -83,7 +83,7 @@ static void mark(struct mmchal_bounce *b, uint32_t first, uint32_t n, bool used)
  * and finally the start of the cursor's group. So a released slot is only
  * reused after the search went round the pool (at most groups + 1 group
  * scans). */
-static bool find_run(struct mmchal_bounce *b, uint32_t n, uint32_t *first)
+static bool find_run(struct mmchal_bounce *b, uint32_t n, uint64_t align1, uint32_t *first)
 {
 	uint32_t groups = (b->nslots + b->slots_per_map - 1u) / b->slots_per_map;
 	uint32_t g0 = b->cursor / b->slots_per_map;
@@ -96,7 +96,10 @@ static bool find_run(struct mmchal_bounce *b, uint32_t n, uint32_t *first)
 			hi = b->nslots;
 		for (uint32_t i = k == 0 ? b->cursor : lo; i < hi; i++) {
 			run = slot_used(b, i) ? 0 : run + 1u;
-			if (run == n) {
+			/* the run may start later than its first free slot when the
+			 * device needs a coarser start alignment than one slot */
+			if (run >= n &&
+			    ((b->dma + ((uint64_t)(i + 1u - n) << b->slot_shift)) & align1) == 0) {
 				*first = i + 1u - n;
 				return true;
 			}
@@ -120,10 +123,21 @@ int mmchal_bounce_map(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint3
 		      enum mmchal_dir dir, struct mmchal_bounce_map *map,
 		      struct mmchal_dma_seg *out)
 {
+	return mmchal_bounce_map_aligned(b, sg, nsg, dir, 1u, map, out);
+}
+
+int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint32_t nsg,
+			      enum mmchal_dir dir, uint32_t align, struct mmchal_bounce_map *map,
+			      struct mmchal_dma_seg *out)
+{
 	uint64_t total = 0;
 	uint32_t n, first;
 
 	if (!b || !sg || nsg == 0 || !map || !out)
+		return MMCHAL_EINVAL;
+	if (align == 0)
+		align = 1u;
+	if (align & (align - 1u))
 		return MMCHAL_EINVAL;
 	if (dir != MMCHAL_DIR_TO_CARD && dir != MMCHAL_DIR_FROM_CARD)
 		return MMCHAL_EINVAL;
@@ -137,7 +151,7 @@ int mmchal_bounce_map(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint3
 	if (total > (uint64_t)b->slot_size * b->slots_per_map)
 		return MMCHAL_ERANGE;
 	n = (uint32_t)((total + b->slot_size - 1u) >> b->slot_shift);
-	if (!find_run(b, n, &first)) {
+	if (!find_run(b, n, align - 1u, &first)) {
 		b->failures++;
 		return MMCHAL_ENOMEM;
 	}

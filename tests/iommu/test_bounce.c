@@ -131,6 +131,38 @@ static void test_init_edges(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&b), 3);
 }
 
+/* A device that needs a coarser start than one slot gets an aligned region,
+ * also when round-robin reuse puts the cursor between aligned slots. */
+static void test_map_aligned(void **state)
+{
+	struct mmchal_sg sg = {.cpu = buf_a, .phys = 0, .len = 100};
+	struct mmchal_bounce_map m1, m2;
+	struct mmchal_dma_seg seg;
+
+	(void)state;
+	init();
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	/* slot 0, released: the cursor now stands at slot 1 */
+	assert_int_equal(mmchal_bounce_map(&b, &sg, 1, MMCHAL_DIR_TO_CARD, &m1, &seg), 0);
+	assert_int_equal(seg.addr, DMA_BASE);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m1, false), 0);
+	/* a 4-slot alignment skips slots 1..3 */
+	assert_int_equal(
+		mmchal_bounce_map_aligned(&b, &sg, 1, MMCHAL_DIR_FROM_CARD, 4u * SLOT, &m2, &seg),
+		0);
+	assert_int_equal(seg.addr, DMA_BASE + 4u * SLOT);
+	assert_int_equal(seg.len, 100);
+	assert_int_equal(mmchal_bounce_in_use(&b), 1);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m2, false), 0);
+	/* not a power of two */
+	memset(&m2, 0, sizeof(m2));
+	assert_int_equal(
+		mmchal_bounce_map_aligned(&b, &sg, 1, MMCHAL_DIR_TO_CARD, 3u * SLOT, &m2, &seg),
+		MMCHAL_EINVAL);
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+}
+
 static void test_to_card_copy(void **state)
 {
 	struct mmchal_sg sg[2] = {{buf_a, 0, sizeof(buf_a)}, {buf_b, 0, sizeof(buf_b)}};
@@ -495,6 +527,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_and_caps),
 		cmocka_unit_test(test_init_edges),
+		cmocka_unit_test(test_map_aligned),
 		cmocka_unit_test(test_to_card_copy),
 		cmocka_unit_test(test_from_card_copy_back_exact),
 		cmocka_unit_test(test_no_stale_data_after_short_transfer),

@@ -22,11 +22,13 @@ static int atomic_ld(const int *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* NOLINTNEXTLINE(readability-non-const-parameter): written through the builtin */
 static void atomic_st(int *p, int v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
+/* NOLINTNEXTLINE(readability-non-const-parameter): written through the builtin */
 static int atomic_xchg(int *p, int v)
 {
 	return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL);
@@ -748,7 +750,8 @@ static int check_image(const struct mmchal_mock_cfg *c)
 	if (bytes)
 		return sz % 2048u || sz > (1ull << 30) ? MMCHAL_EINVAL : 0;
 	if (c->card == MMCHAL_MOCK_SDHC)
-		return sz % (512u * 1024u) || sz / (512u * 1024u) > (1u << 22) ? MMCHAL_EINVAL : 0;
+		return sz % (512ull * 1024u) || sz / (512ull * 1024u) > (1u << 22) ? MMCHAL_EINVAL
+										   : 0;
 	return sz % MOCK_BLK || sz / MOCK_BLK > UINT32_MAX ? MMCHAL_EINVAL : 0;
 }
 

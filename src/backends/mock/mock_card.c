@@ -91,7 +91,7 @@ void mock_resp_r1_(struct mmchal_mock *m, uint32_t state)
 void mock_resp_r2_(struct mmchal_mock *m, const uint8_t reg[16])
 {
 	for (unsigned i = 0; i < 4u; i++) {
-		const uint8_t *p = reg + 4u * i;
+		const uint8_t *p = reg + (size_t)4u * i;
 
 		m->resp_pending[i] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 				     (uint32_t)p[2] << 8 | (uint32_t)p[3];

@@ -63,7 +63,7 @@ void mock_sd_regs_(struct mmchal_mock *m)
 	put(m->csd, 16, 95, 84, 0x5b5);        /* CCC: classes 0 2 4 5 7 8 10 (QEMU sd.c) */
 	put(m->csd, 16, 83, 80, 9);            /* READ_BL_LEN 512 */
 	if (hc) {
-		put(m->csd, 16, 69, 48, m->cfg.image_size / (512u * 1024u) - 1u); /* C_SIZE */
+		put(m->csd, 16, 69, 48, m->cfg.image_size / (512ull * 1024u) - 1u); /* C_SIZE */
 	} else {
 		put(m->csd, 16, 61, 50, 0xfff); /* VDD_R/W_CURR_MIN/MAX: 100/200 mA */
 		csd_v1_size(m);

@@ -400,7 +400,7 @@ static int timing_bits(const struct mmchal_sdhci *h, enum mmchal_timing t, bool 
 	case MMCHAL_TIMING_UHS_SDR12:
 	case MMCHAL_TIMING_UHS_SDR25:
 		*uhs = t == MMCHAL_TIMING_UHS_SDR12 ? SDHCI_CTRL2_SDR12 : SDHCI_CTRL2_SDR25;
-		return c1 & (SDHCI_CAP1_SDR50 | SDHCI_CAP1_SDR104 | SDHCI_CAP1_DDR50)
+		return (c1 & (SDHCI_CAP1_SDR50 | SDHCI_CAP1_SDR104 | SDHCI_CAP1_DDR50))
 			       ? 0
 			       : MMCHAL_ENOTSUP;
 	case MMCHAL_TIMING_UHS_SDR50:

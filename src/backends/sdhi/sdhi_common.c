@@ -70,8 +70,11 @@ static bool cd_usable(const struct mmchal_sdhi *s)
 
 static uint32_t irq_base(const struct mmchal_sdhi *s)
 {
-	uint32_t on = SDHI_ST_RSP_END | SDHI_ST_ACCESS_END | SDHI_ST_CMD_ERR | SDHI_ST_DATA_ERR |
-		      SDHI_ST_ILL_ACCESS;
+	/* the command and data error sets share the CRC and end-bit bits */
+	uint32_t on = SDHI_ST_RSP_END | SDHI_ST_ACCESS_END | SDHI_ST_ILL_ACCESS;
+
+	on |= SDHI_ST_CMD_ERR;
+	on |= SDHI_ST_DATA_ERR;
 
 	if (cd_usable(s))
 		on |= SDHI_ST_CARD;
