@@ -134,6 +134,7 @@ struct mmchal_host_plan_fast {
 	uint32_t segs;       /**< private: most segments the engine takes */
 	uint32_t seg_max;    /**< private: the engine's largest segment */
 	uint64_t start_mask; /**< private: bits no start may have (alignment, granule) */
+	uint64_t align1;     /**< private: addr_align - 1: bits no start may have */
 	uint64_t gran1;      /**< private: granule - 1: bits every last byte has */
 	uint64_t last_max;   /**< private: highest last byte the engine reaches */
 	uint64_t bnd_not;    /**< private: ~seg_boundary, or 0 */
@@ -147,6 +148,11 @@ struct mmchal_host_plan_fast {
 	uint64_t dev_bnd_not;  /**< private: ~seg_boundary, or 0 */
 	bool dev_any;          /**< private: every device address of the IOMMU domain
 				    passes the engine's address tests */
+	/* mode 3: the merge policy's verdict on a validated list */
+	bool merge_fast;     /**< private: the request checks prove the interior
+				alignment merging needs (virt_boundary is the merge boundary) */
+	uint64_t merge_mask; /**< private: the IOMMU's merge boundary */
+	uint64_t span_max;   /**< private: largest merged mapping, in bytes */
 };
 
 /**

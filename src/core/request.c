@@ -59,6 +59,10 @@
 #define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
 #define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
 #define HF_NO_RELEASE   (1u << 7) /* the plan leaves nothing to unmap, copy or invalidate */
+#define HF_ERR          (1u << 8) /* an error was recorded in the request */
+
+/* Flags commit() counts; none is set on a request that went well. */
+#define HF_COUNTED (HF_ERR | HF_UNMAP_ERR | HF_DEFER_INLINE)
 
 /* Events that belong to a request (card change and SDIO interrupts do not). */
 #define EV_REQUEST                                                                               \
@@ -109,8 +113,8 @@ static CORE_INLINE_ bool to_done(struct mmchal_host *h)
 static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
 			      struct mmchal_data *data)
 {
+	/* every command's error was cleared when the request was (re)started */
 	h->cur = cmd;
-	cmd->error = 0;
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
 	if (!data) {
@@ -139,6 +143,7 @@ static CORE_INLINE_ bool go_cmd(struct mmchal_host *h)
 	err = issue(h, r->cmd, r->data);
 	if (err != 0) {
 		r->cmd->error = err;
+		h->flags |= HF_ERR;
 		return to_done(h);
 	}
 	return false;
@@ -154,6 +159,7 @@ static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 	err = issue(h, r->stop, NULL);
 	if (err != 0) {
 		r->stop->error = err;
+		h->flags |= HF_ERR;
 		return to_done(h);
 	}
 	return false;
@@ -182,6 +188,7 @@ static CORE_INLINE_ bool begin(struct mmchal_host *h)
 	err = issue(h, r->sbc, NULL);
 	if (err != 0) {
 		r->sbc->error = err;
+		h->flags |= HF_ERR;
 		return to_done(h);
 	}
 	return false;
@@ -207,6 +214,7 @@ static bool data_failed(struct mmchal_host *h, int err)
 	struct mmchal_request *r = h->req;
 
 	r->data->error = err;
+	h->flags |= HF_ERR;
 	count_blocks(h);
 	(void)h->be.ops->abort(h->be.ctx);
 	/* complete() checks that every entry has the CPU address PIO needs */
@@ -238,8 +246,10 @@ static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 	r->data->bytes_xfered = r->data->blksz * r->data->blocks;
 	if (h->flags & HF_AUTO_STOP) {
 		/* the controller sent CMD12; the backend filled in its answer */
-		if (r->stop->error)
+		if (r->stop->error) {
+			h->flags |= HF_ERR;
 			return to_done(h);
+		}
 		/* with HW_BUSY the data phase ends after CMD12's busy (backend.h) */
 		if (is_busy_cmd(r->stop) && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY))
 			return go_busy(h, r->stop);
@@ -259,12 +269,14 @@ static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 	case HS_SBC:
 		if (ev & MMCHAL_EV_CMD_ERROR) {
 			r->sbc->error = or_eio(r->sbc->error);
+			h->flags |= HF_ERR;
 			return to_done(h);
 		}
 		return (ev & MMCHAL_EV_CMD_DONE) ? go_cmd(h) : false;
 	case HS_CMD:
 		if (ev & MMCHAL_EV_CMD_ERROR) {
 			r->cmd->error = or_eio(r->cmd->error);
+			h->flags |= HF_ERR;
 			if (!r->data)
 				return to_done(h);
 			(void)h->be.ops->abort(h->be.ctx);
@@ -289,6 +301,7 @@ static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
 	case HS_STOP:
 		if (ev & MMCHAL_EV_CMD_ERROR) {
 			r->stop->error = or_eio(r->stop->error);
+			h->flags |= HF_ERR;
 			return to_done(h);
 		}
 		if (!(ev & MMCHAL_EV_CMD_DONE))
@@ -325,6 +338,7 @@ static bool expire(struct mmchal_host *h, int err)
 		r->data->error = err;
 	else
 		h->cur->error = err;
+	h->flags |= HF_ERR;
 	if (err == MMCHAL_ETIMEDOUT) {
 		h->st.timeouts++;
 		if (open_ended)
@@ -394,6 +408,39 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
  * mmchal_dma_plan() makes from the summary the same way (maybe_obstacle()).
  * Everything else (cache maintenance, merging) runs the planner.
  */
+/*
+ * mmchal_merge_check() on a list that passed the request checks, when those
+ * checks already enforce its alignment rule: every entry has a length and no
+ * overflow, the total fits 32 bits, and with virt_boundary equal to the merge
+ * boundary no interior start or end is unaligned (merge.c). What is left
+ * depends on the first entry's offset and the total: the size of the mapping.
+ */
+static void merge_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f)
+{
+	const struct mmchal_iommu_caps *io = h->penv.iommu;
+	enum mmchal_card_type card = h->penv.card;
+	uint64_t span_max = io->max_map_size != 0 ? io->max_map_size : UINT64_MAX;
+
+	if (io->merge_boundary == 0 || io->page_size == 0 ||
+	    io->merge_boundary != (uint64_t)io->page_size - 1u ||
+	    (io->page_size & (io->page_size - 1u)) != 0 ||
+	    (card != MMCHAL_CARD_SD && card != MMCHAL_CARD_MMC) ||
+	    h->limits.virt_boundary != io->merge_boundary)
+		return;
+	if (io->aperture_end != 0) {
+		uint64_t room;
+
+		if (io->aperture_end < io->aperture_start)
+			return;
+		room = io->aperture_end - io->aperture_start;
+		if (room != UINT64_MAX && room + 1u < span_max)
+			span_max = room + 1u;
+	}
+	f->merge_fast = true;
+	f->merge_mask = io->merge_boundary;
+	f->span_max = span_max;
+}
+
 static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
 			 const struct mmchal_dma_dir_caps *c)
 {
@@ -411,7 +458,8 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 				  : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->dev_bnd_not = c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
 	f->gran1 = c->len_granule > 1u ? c->len_granule - 1u : 0;
-	f->start_mask = (c->addr_align > 1u ? c->addr_align - 1u : 0) | f->gran1;
+	f->align1 = c->addr_align > 1u ? c->addr_align - 1u : 0;
+	f->start_mask = f->align1 | f->gran1;
 	f->seg_max = c->max_seg_size;
 	f->min_len = c->min_len;
 	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
@@ -430,6 +478,7 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 		return;
 	if (iommu && env->merge) {
 		f->mode = 3;
+		merge_fast_of(h, f);
 		return;
 	}
 	f->mode = 2;
@@ -444,6 +493,38 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 	if (!iommu && env->bounce_limit != 0)
 		f->bounce_max = env->bounce_limit < c->max_seg_size ? env->bounce_limit
 								    : c->max_seg_size;
+}
+
+/*
+ * mmchal_dma_obstacle_() for a list of one entry without IOMMU, from the
+ * host's constants and in the same order. The caller proved the entry's
+ * count, length granule and segment size (its length is the transfer's, at
+ * most bounce_max); a valid list has no start in the top 4 GiB, so the last
+ * byte cannot wrap. A "none" here sends the list to the planner, which
+ * gives the same answer.
+ */
+static CORE_INLINE_ enum mmchal_plan_reason obstacle_of_one(const struct mmchal_host_plan_fast *f,
+							    const struct mmchal_sg *s)
+{
+	uint64_t last = s->phys + s->len - 1u;
+
+	if (s->phys & f->align1)
+		return MMCHAL_PR_ALIGN;
+	if (last > f->last_max)
+		return MMCHAL_PR_ADDR_BITS;
+	if ((s->phys ^ last) & f->bnd_not)
+		return MMCHAL_PR_BOUNDARY;
+	return MMCHAL_PR_COUNT;
+}
+
+/* The merged mapping's whole pages fit the IOMMU (merge_fast_of()). The mask
+ * is below 2^32 (a 32-bit page size), the total too: no overflow. */
+static CORE_INLINE_ bool merged_fits(const struct mmchal_host_plan_fast *f,
+				     const struct mmchal_sg *first, uint64_t total)
+{
+	uint64_t m = f->merge_mask;
+
+	return (((first->phys & m) + total + m) & ~m) <= f->span_max;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -475,9 +556,12 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	 * transfer as one segment (mmchal_dma_plan_checked_(), fallback()). */
 	if (f->mode == 2 && total <= f->bounce_max && (total & f->gran1) == 0 &&
 	    d->sg_len <= f->segs && total >= f->min_len && total <= f->max_xfer) {
-		uint32_t index;
-		enum mmchal_plan_reason why = mmchal_dma_obstacle_(&h->penv, dir_caps(h, d), d,
-								   false, &index);
+		uint32_t index = 0;
+		enum mmchal_plan_reason why = d->sg_len == 1u
+						      ? obstacle_of_one(f, d->sg)
+						      : mmchal_dma_obstacle_(&h->penv,
+									     dir_caps(h, d), d,
+									     false, &index);
 
 		if (why != MMCHAL_PR_COUNT && all_cpu(d)) {
 			out->plan = MMCHAL_PLAN_BOUNCED;
@@ -499,8 +583,9 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	}
 	/* merging on and the policy agrees: dma_plan.h step 4 */
 	if (f->mode == 3 && total >= f->min_len && total <= f->max_xfer &&
-	    mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card, NULL) ==
-		    MMCHAL_MERGE_OK) {
+	    (f->merge_fast ? merged_fits(f, d->sg, total)
+			   : mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card,
+						NULL) == MMCHAL_MERGE_OK)) {
 		*out = (struct mmchal_plan_result){.plan = MMCHAL_PLAN_IOMMU_MERGED,
 						   .reason = MMCHAL_PR_MERGED,
 						   .nobounce = MMCHAL_NB_NONE,
@@ -655,7 +740,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 }
 
 /* Undo map_data(): unmap, invalidate what the device wrote, copy bounced data back. */
-static void release_data(struct mmchal_host *h)
+static CORE_INLINE_ void release_data(struct mmchal_host *h)
 {
 	const struct mmchal_data *d = h->req->data;
 	bool cache = d && needs_cache_ops(h, d) && d->dir == MMCHAL_DIR_FROM_CARD;
@@ -679,20 +764,26 @@ static void release_data(struct mmchal_host *h)
 	}
 }
 
-static void note_usage_of(struct mmchal_host *h)
+/* IOVA pages and bounce slots in use now (after a release: no new peak). */
+static CORE_INLINE_ void note_now(struct mmchal_host *h)
 {
 	struct mmchal_host_stats *st = &h->st;
 
-	if (h->dom) {
+	if (h->dom)
 		st->iova_pages = (uint32_t)h->dom->st.pages_mapped;
-		if (st->iova_pages > st->iova_pages_peak)
-			st->iova_pages_peak = st->iova_pages;
-	}
-	if (h->bounce) {
+	if (h->bounce)
 		st->bounce_slots = mmchal_bounce_in_use(h->bounce);
-		if (st->bounce_slots > st->bounce_slots_peak)
-			st->bounce_slots_peak = st->bounce_slots;
-	}
+}
+
+static CORE_INLINE_ void note_usage_of(struct mmchal_host *h)
+{
+	struct mmchal_host_stats *st = &h->st;
+
+	note_now(h);
+	if (st->iova_pages > st->iova_pages_peak)
+		st->iova_pages_peak = st->iova_pages;
+	if (st->bounce_slots > st->bounce_slots_peak)
+		st->bounce_slots_peak = st->bounce_slots;
 }
 
 /* IOVA pages and bounce slots now and at peak; nothing to do without either. */
@@ -724,22 +815,31 @@ static CORE_INLINE_ int first_error(const struct mmchal_request *r)
 	return 0;
 }
 
-/* Under the lock: counters, IDLE. Constant work. */
-static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
+/* The counters of a request that did not go smoothly. */
+static CORE_NOINLINE_ void count_trouble(struct mmchal_host *h, const struct mmchal_request *r)
 {
-	struct mmchal_request *r = h->req;
 	int err = first_error(r);
 
-	h->st.completed++;
-	if (r->data)
-		h->st.bytes += r->data->bytes_xfered;
 	if (err < 0 && -err < MMCHAL_HOST_ERR_SLOTS)
 		h->st.errors[-err]++;
 	if (h->flags & HF_UNMAP_ERR)
 		h->st.unmap_errors++;
 	if (h->flags & HF_DEFER_INLINE)
 		h->st.defer_inline++;
-	note_usage(h);
+}
+
+/* Under the lock: counters, IDLE. Constant work. */
+static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
+{
+	struct mmchal_request *r = h->req;
+
+	h->st.completed++;
+	if (r->data)
+		h->st.bytes += r->data->bytes_xfered;
+	if (h->flags & HF_COUNTED)
+		count_trouble(h, r);
+	if (h->track_usage)
+		note_now(h);
 	h->flags = 0;
 	h->req = NULL;
 	h->cur = NULL;
@@ -753,7 +853,7 @@ static bool restart_pio(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 
-	h->flags = (h->flags & ~HF_RETRY) | HF_RETRIED;
+	h->flags = (h->flags & ~(HF_RETRY | HF_ERR)) | HF_RETRIED;
 	h->st.pio_retries++;
 	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
@@ -913,8 +1013,10 @@ int mmchal_host_poll(struct mmchal_host *h)
 
 		h->busy_polls++;
 		if (busy <= 0) {
-			if (busy < 0)
+			if (busy < 0) {
 				h->cur->error = busy;
+				h->flags |= HF_ERR;
+			}
 			fin = to_done(h);
 		}
 	}

@@ -108,8 +108,11 @@ static int tb_start(void *ctx, const struct mmchal_xfer *x)
 		memset(&l->seg0, 0, sizeof(l->seg0));
 	tb->nstart++;
 	tb->cur = *x;
-	if (tb->start_err && x->cmd->opcode == tb->start_err_op)
-		return tb->start_err;
+	if (tb->start_err && x->cmd->opcode == tb->start_err_op) {
+		if (tb->start_err_after == 0)
+			return tb->start_err;
+		tb->start_err_after--;
+	}
 	if (!tb->auto_complete)
 		return 0;
 	if (x->cmd->opcode == tb->fail_op) {
@@ -127,6 +130,8 @@ static int tb_start(void *ctx, const struct mmchal_xfer *x)
 	tb->pending |= MMCHAL_EV_CMD_DONE;
 	if (x->data && tb->auto_data) {
 		move_data(tb, x);
+		if (x->auto_stop && x->stop)
+			x->stop->error = tb->auto_stop_err;
 		tb->pending |= MMCHAL_EV_DATA_DONE;
 	}
 	if (!x->data && (x->cmd->flags & MMCHAL_RSP_BUSY) && (tb->host.bus & MMCHAL_BUS_HW_BUSY))

@@ -28,15 +28,17 @@ struct tb {
 	int caps_err;
 	int start_err; /* returned by start for opcode start_err_op */
 	uint32_t start_err_op;
-	bool auto_complete;   /* start queues the events that finish the command */
-	bool auto_data;       /* ...and the data phase with it */
-	bool identity;        /* DMA addresses are CPU addresses: move the data */
-	uint32_t fail_op;     /* opcode that fails (with auto_complete), 64 = none */
-	uint32_t fail_ev;     /* MMCHAL_EV_CMD_ERROR or MMCHAL_EV_DATA_ERROR */
-	int fail_err;         /* error code put into cmd->error / data->error */
-	bool fail_once;       /* the fault fires only once */
-	uint32_t pending;     /* events returned by the next handle_irq */
-	uint32_t blocks_done; /* answer of blocks_done; UINT32_MAX = all of the transfer */
+	uint32_t start_err_after; /* starts of start_err_op that succeed before it fails */
+	bool auto_complete;       /* start queues the events that finish the command */
+	bool auto_data;           /* ...and the data phase with it */
+	bool identity;            /* DMA addresses are CPU addresses: move the data */
+	uint32_t fail_op;         /* opcode that fails (with auto_complete), 64 = none */
+	uint32_t fail_ev;         /* MMCHAL_EV_CMD_ERROR or MMCHAL_EV_DATA_ERROR */
+	int fail_err;             /* error code put into cmd->error / data->error */
+	bool fail_once;           /* the fault fires only once */
+	int auto_stop_err;        /* put into stop->error by the controller's own CMD12 */
+	uint32_t pending;         /* events returned by the next handle_irq */
+	uint32_t blocks_done;     /* answer of blocks_done; UINT32_MAX = all of the transfer */
 	bool has_blocks_done;
 	int busy_left; /* card_busy returns 1 this many times */
 	bool has_card_busy;

@@ -607,6 +607,171 @@ static void test_bounce_plan_is_the_planners(void **state)
 	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
 }
 
+/* Every way a request can fail is counted once under its error, and the
+ * request reports that error: command, SET_BLOCK_COUNT and STOP errors, a
+ * refused start of the command or the STOP, the controller's own CMD12, a
+ * failed busy wait and a data error. */
+static void test_errors_counted_by_kind(void **state)
+{
+	enum { SBC, OPEN }; /* the request: CMD23 first, or open-ended with CMD12 */
+	static const struct {
+		int shape;
+		uint32_t fail_op, fail_ev, start_op;
+		int err;
+	} rows[] = {
+		{SBC, 23, MMCHAL_EV_CMD_ERROR, 0, MMCHAL_EILSEQ},
+		{SBC, 18, MMCHAL_EV_CMD_ERROR, 0, MMCHAL_ERANGE},
+		{SBC, 18, MMCHAL_EV_DATA_ERROR, 0, MMCHAL_EPROTO},
+		{OPEN, 12, MMCHAL_EV_CMD_ERROR, 0, MMCHAL_ENOSPC},
+		{SBC, 64, 0, 18, MMCHAL_ENOENT},
+		{OPEN, 64, 0, 12, MMCHAL_EALREADY},
+	};
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+		if (rows[i].shape == SBC) {
+			req.sbc = &sbc;
+			req.stop = NULL;
+		}
+		g.tb.fail_op = rows[i].fail_op;
+		g.tb.fail_ev = rows[i].fail_ev;
+		g.tb.fail_err = rows[i].err;
+		g.tb.start_err_op = rows[i].start_op;
+		g.tb.start_err = rows[i].start_op ? rows[i].err : 0;
+		assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), rows[i].err);
+		stats(&st);
+		assert_int_equal(st.errors[-rows[i].err], 1);
+		assert_int_equal(st.completed, i + 1u);
+	}
+	g.tb.fail_op = 64;
+	g.tb.start_err = 0;
+	/* the controller's CMD12 failed after the data */
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12;
+	mmchal_host_deinit(&g.host);
+	host_up();
+	g.tb.auto_stop_err = MMCHAL_ECANCELED;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_ECANCELED);
+	stats(&st);
+	assert_int_equal(st.errors[-MMCHAL_ECANCELED], 1);
+	/* a busy wait the backend cannot answer */
+	g.tb.has_card_busy = false;
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B};
+	req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_ENOTSUP);
+	stats(&st);
+	assert_int_equal(st.errors[-MMCHAL_ENOTSUP], 1);
+	/* and a request that went well counts no error */
+	g.tb.has_card_busy = true;
+	g.tb.auto_stop_err = 0;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	stats(&st);
+	for (int e = 0; e < MMCHAL_HOST_ERR_SLOTS; e++)
+		assert_int_equal(st.errors[e], e == -MMCHAL_ECANCELED || e == -MMCHAL_ENOTSUP);
+}
+
+/* One entry the engine refuses, no IOMMU: the host names the planner's
+ * reason for each rule (the one-entry shortcut of the obstacle search), and
+ * an entry the engine takes goes DIRECT. */
+static void test_one_entry_bounce_reasons(void **state)
+{
+	static const struct {
+		uint32_t align, seg_max, boundary;
+		uint8_t bits;
+		uint32_t offset;
+		enum mmchal_plan plan;
+		enum mmchal_plan_reason why;
+	} rows[] = {
+		{4096, 65536, 0, 0, 512, MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN},
+		{1, 2048, 0, 0, 0, MMCHAL_PLAN_PIO, MMCHAL_PR_SEG_SIZE},
+		{1, 65536, 0, 12, 0, MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ADDR_BITS},
+		{1, 65536, 4095, 0, 512, MMCHAL_PLAN_BOUNCED, MMCHAL_PR_BOUNDARY},
+		{4096, 65536, 4095, 0, 0, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT},
+	};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.identity = true;
+	host_up();
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		for (int d = 0; d < 2; d++) {
+			g.host.caps.dma.dir[d].addr_align = rows[i].align;
+			g.host.caps.dma.dir[d].max_seg_size = rows[i].seg_max;
+			g.host.caps.dma.dir[d].seg_boundary = rows[i].boundary;
+			g.host.caps.dma.dir[d].addr_bits = rows[i].bits;
+		}
+		mmchal_host_plan_env_(&g.host);
+		make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+		req.stop = NULL;
+		sg[0].cpu = buf + rows[i].offset;
+		sg[0].phys += rows[i].offset;
+		expect_plan(rows[i].plan, rows[i].why, 0);
+	}
+}
+
+/* Merging, with the mapping size as the only open question once the
+ * request checks passed: the host's verdict is the merge policy's, on both
+ * sides of the IOMMU's largest mapping and of its aperture. */
+static void test_merge_verdict_is_the_policys(void **state)
+{
+	static const struct {
+		uint64_t max_map, ap_start, ap_end;
+		uint32_t offset;
+		enum mmchal_plan plan;
+	} rows[] = {
+		{0, 0x1000, 0xffffffffu, 0, MMCHAL_PLAN_IOMMU_MERGED},
+		{8192, 0x1000, 0xffffffffu, 0, MMCHAL_PLAN_IOMMU_MERGED},
+		{8191, 0x1000, 0xffffffffu, 0, MMCHAL_PLAN_DIRECT},
+		/* 2 KiB into the first page: three pages */
+		{12288, 0x1000, 0xffffffffu, 2048, MMCHAL_PLAN_IOMMU_MERGED},
+		{8192, 0x1000, 0xffffffffu, 2048, MMCHAL_PLAN_DIRECT},
+		{0, 0x1000, 0x2fff, 0, MMCHAL_PLAN_IOMMU_MERGED},
+		{0, 0x1000, 0x2ffe, 0, MMCHAL_PLAN_DIRECT},
+		{0, 0, UINT64_MAX, 0, MMCHAL_PLAN_IOMMU_MERGED},
+	};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct mmchal_plan_result p;
+
+		g.host.caps.iommu.max_map_size = rows[i].max_map;
+		g.host.caps.iommu.aperture_start = rows[i].ap_start;
+		g.host.caps.iommu.aperture_end = rows[i].ap_end;
+		mmchal_host_plan_env_(&g.host);
+		assert_true(g.host.pfast[MMCHAL_DIR_FROM_CARD].merge_fast);
+		make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+		req.stop = NULL;
+		if (rows[i].offset) {
+			/* 2 KiB + 4 KiB + 2 KiB: interior boundaries on pages */
+			make_rw(MMCHAL_DIR_FROM_CARD, 16, 3);
+			req.stop = NULL;
+			sg[0].cpu = buf + 2048;
+			sg[0].phys += 2048;
+			sg[0].len = 2048;
+			sg[1].len = 4096;
+			sg[2].len = 2048;
+		}
+		assert_int_equal(mmchal_dma_plan(&g.host.penv, &data, &p), 0);
+		assert_int_equal(p.plan, rows[i].plan);
+		expect_plan(p.plan, p.reason, p.index);
+	}
+	/* a virt_boundary other than the merge boundary: the policy itself decides */
+	g.host.limits.virt_boundary = 0;
+	mmchal_host_plan_env_(&g.host);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].merge_fast);
+}
+
 static void test_cache_ops_bounced(void **state)
 {
 	struct mmchal_host_stats st;
@@ -760,6 +925,33 @@ static void test_pio_retry_after_dma_fault(void **state)
 	g.tb.fail_err = MMCHAL_EFAULT;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EFAULT);
 	assert_int_equal(g.tb.nstart, 2);
+	/* the retry's SET_BLOCK_COUNT is refused: the request ends with that
+	 * error, counted once, and the host takes the next one */
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.tb.identity = true;
+	g.cfg.pio_retry = true;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EFAULT;
+	g.tb.fail_once = true;
+	g.tb.start_err_op = 23;
+	g.tb.start_err = MMCHAL_EBUSY;
+	g.tb.start_err_after = 1;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EBUSY);
+	assert_int_equal(sbc.error, MMCHAL_EBUSY);
+	assert_int_equal(ndone, 1);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 1);
+	assert_int_equal(st.errors[-MMCHAL_EBUSY], 1);
+	assert_int_equal(st.errors[-MMCHAL_EFAULT], 0);
+	g.tb.start_err = 0;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 }
 
 /* Submit, expect @p plan and reason, complete by the test backend. */
@@ -910,6 +1102,9 @@ int main(void)
 		cmocka_unit_test(test_cache_ops_direct),
 		cmocka_unit_test(test_cache_ops_bounced),
 		cmocka_unit_test(test_bounce_plan_is_the_planners),
+		cmocka_unit_test(test_one_entry_bounce_reasons),
+		cmocka_unit_test(test_errors_counted_by_kind),
+		cmocka_unit_test(test_merge_verdict_is_the_policys),
 		cmocka_unit_test(test_lock_pairing_per_policy),
 		cmocka_unit_test(test_deferred_schedule_fails),
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
