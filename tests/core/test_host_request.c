@@ -884,22 +884,29 @@ static void test_deferred_schedule_fails(void **state)
 	assert_int_equal(st.defer_inline, 1);
 }
 
-static void test_pio_retry_after_dma_fault(void **state)
+/* A DMA host with PIO retry on, a two-entry read prepared, the DMA faulting
+ * once on CMD18. */
+static void retry_host(void)
 {
-	struct mmchal_host_stats st;
-
-	(void)state;
 	setup_port(&rec_ops_coherent, 0);
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
 	g.tb.identity = true;
 	g.cfg.pio_retry = true;
 	host_up();
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
-	memset(buf, 0, sizeof(buf));
 	g.tb.fail_op = 18;
 	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
 	g.tb.fail_err = MMCHAL_EFAULT;
 	g.tb.fail_once = true;
+}
+
+static void test_pio_retry_after_dma_fault(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	retry_host();
+	memset(buf, 0, sizeof(buf));
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(ndone, 1);
 	/* 18 (DMA, fault), 12, 18 (PIO), 12 */
@@ -927,18 +934,9 @@ static void test_pio_retry_after_dma_fault(void **state)
 	assert_int_equal(g.tb.nstart, 2);
 	/* the retry's SET_BLOCK_COUNT is refused: the request ends with that
 	 * error, counted once, and the host takes the next one */
-	setup_port(&rec_ops_coherent, 0);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
-	g.tb.identity = true;
-	g.cfg.pio_retry = true;
-	host_up();
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	retry_host();
 	req.sbc = &sbc;
 	req.stop = NULL;
-	g.tb.fail_op = 18;
-	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
-	g.tb.fail_err = MMCHAL_EFAULT;
-	g.tb.fail_once = true;
 	g.tb.start_err_op = 23;
 	g.tb.start_err = MMCHAL_EBUSY;
 	g.tb.start_err_after = 1;
