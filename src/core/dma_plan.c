@@ -291,8 +291,9 @@ static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data 
 		out->nobounce = MMCHAL_NB_NO_POOL;
 	else if (total > env->bounce_limit)
 		out->nobounce = MMCHAL_NB_TOO_LARGE;
-	else if (total > c->max_seg_size || !granule_ok(total, c->len_granule))
-		out->nobounce = MMCHAL_NB_ENGINE;
+	else if (total > c->max_seg_size || !granule_ok(total, c->len_granule) ||
+		 (c->seg_boundary != 0 && total - 1u > c->seg_boundary))
+		out->nobounce = MMCHAL_NB_ENGINE; /* the one bounce segment could not fit */
 	else {
 		out->plan = MMCHAL_PLAN_BOUNCED;
 		out->nobounce = MMCHAL_NB_NONE;

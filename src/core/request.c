@@ -489,10 +489,14 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 			      ? UINT64_MAX
 			      : (UINT64_C(1) << c->addr_bits) - 1u;
 	f->bnd_not = iommu || c->seg_boundary == 0 ? 0 : ~c->seg_boundary;
-	/* fallback() in dma_plan.c: a pool, and one segment the engine takes */
-	if (!iommu && env->bounce_limit != 0)
+	/* fallback() in dma_plan.c: a pool, and one segment the engine takes,
+	 * which must fit between two of its boundaries */
+	if (!iommu && env->bounce_limit != 0) {
 		f->bounce_max = env->bounce_limit < c->max_seg_size ? env->bounce_limit
 								    : c->max_seg_size;
+		if (c->seg_boundary != 0 && c->seg_boundary < f->bounce_max - 1u)
+			f->bounce_max = c->seg_boundary + 1u;
+	}
 }
 
 /*
@@ -674,6 +678,27 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	return 0;
 }
 
+/*
+ * The start alignment of a bounce region: the engine's, and with a segment
+ * boundary the region's size rounded up to a power of two, so that it never
+ * straddles one (the planner bounces only what fits between two of them).
+ */
+static uint32_t bounce_align(const struct mmchal_dma_dir_caps *c, const struct mmchal_data *d)
+{
+	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
+	uint32_t total = d->blksz * d->blocks;
+
+	if (c->seg_boundary != 0) {
+		uint32_t span = 1u;
+
+		while (span < total && span < (UINT32_C(1) << 31))
+			span <<= 1;
+		if (span > align)
+			align = span;
+	}
+	return align;
+}
+
 static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data *d)
 {
 	int err;
@@ -711,10 +736,8 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		h->nsegs = d->sg_len;
 	}
 	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
-		/* the bounce region must meet the engine's start alignment too */
 		err = mmchal_bounce_map_aligned(h->bounce, d->sg, d->sg_len, d->dir,
-						h->caps.dma.dir[d->dir].addr_align, &h->bmap,
-						h->segs);
+						bounce_align(dir_caps(h, d), d), &h->bmap, h->segs);
 		if (err != 0)
 			return err;
 		h->nsegs = 1;

@@ -147,7 +147,7 @@ static int tb_handle_irq(void *ctx, uint32_t *events)
 	tb->nirq++;
 	*events = tb->pending;
 	tb->pending = 0;
-	return 0;
+	return tb->irq_err;
 }
 
 static int tb_abort(void *ctx)
@@ -403,7 +403,7 @@ static int fi_unmap(void *ctx, mmchal_dma_addr_t iova, uint64_t size)
 			fi->map[i].size = 0;
 	}
 	fi->pages -= (int64_t)(size / 4096u);
-	return 0;
+	return fi->unmap_err;
 }
 
 static int fi_flush(void *ctx, mmchal_dma_addr_t iova, uint64_t size)

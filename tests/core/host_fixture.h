@@ -38,6 +38,7 @@ struct tb {
 	bool fail_once;           /* the fault fires only once */
 	int auto_stop_err;        /* put into stop->error by the controller's own CMD12 */
 	uint32_t pending;         /* events returned by the next handle_irq */
+	int irq_err;              /* returned by handle_irq (events still reported) */
 	uint32_t blocks_done;     /* answer of blocks_done; UINT32_MAX = all of the transfer */
 	bool has_blocks_done;
 	int busy_left; /* card_busy returns 1 this many times */
@@ -90,6 +91,7 @@ struct fiommu {
 	int64_t pages; /* mapped now */
 	uint32_t maps, unmaps, flushes;
 	uint32_t fail_map_at; /* 1-based map call that fails; 0 = never */
+	int unmap_err;        /* returned by every unmap (after unmapping) */
 };
 
 extern const struct mmchal_iommu_ops fiommu_ops;

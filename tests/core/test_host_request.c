@@ -712,7 +712,24 @@ static void test_one_entry_bounce_reasons(void **state)
 		sg[0].cpu = buf + rows[i].offset;
 		sg[0].phys += rows[i].offset;
 		expect_plan(rows[i].plan, rows[i].why, 0);
+		if (rows[i].plan == MMCHAL_PLAN_BOUNCED && rows[i].boundary) {
+			/* the bounce region itself stays between two boundaries */
+			mmchal_dma_addr_t a = g.tb.log[g.tb.nstart - 1].seg0.addr;
+
+			assert_int_equal(a & ~(uint64_t)rows[i].boundary,
+					 (a + 4095u) & ~(uint64_t)rows[i].boundary);
+		}
 	}
+	/* 8 KiB cannot be one segment between two 4 KiB boundaries: PIO */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 1;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 1);
+	req.stop = NULL;
+	sg[0].cpu = buf + 512;
+	sg[0].phys += 512;
+	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_BOUNDARY, 0);
+	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
 }
 
 /* Merging, with the mapping size as the only open question once the
@@ -886,9 +903,10 @@ static void test_deferred_schedule_fails(void **state)
 
 /* A DMA host with PIO retry on, a two-entry read prepared, the DMA faulting
  * once on CMD18. */
-static void retry_host(void)
+static void retry_host_policy(enum mmchal_completion_policy policy)
 {
 	setup_port(&rec_ops_coherent, 0);
+	g.cfg.policy.override = policy;
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
 	g.tb.identity = true;
 	g.cfg.pio_retry = true;
@@ -898,6 +916,11 @@ static void retry_host(void)
 	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
 	g.tb.fail_err = MMCHAL_EFAULT;
 	g.tb.fail_once = true;
+}
+
+static void retry_host(void)
+{
+	retry_host_policy(MMCHAL_POLICY_AUTO);
 }
 
 static void test_pio_retry_after_dma_fault(void **state)
@@ -1085,6 +1108,265 @@ static void test_iommu_plans_release_everything(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
 }
 
+/* ------------------------------------------------------------ edges */
+
+/* Behind an IOMMU without merging, an engine with an alignment (and then a
+ * boundary) takes the mapped segments only after their check: both folds of
+ * the check, and a mapping that fails it. */
+static void test_mapped_segments_checked(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 512;
+	mmchal_host_plan_env_(&g.host);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU);
+	/* a 64 KiB boundary: every segment of the mapping stays inside one */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].seg_boundary = 0xffff;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU);
+	/* a 2 KiB boundary no 4 KiB segment can keep: refused after mapping */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].seg_boundary = 0x7ff;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD);
+}
+
+/* A mapping or a bounce that cannot be made fails the request with its
+ * error before anything is sent, and leaves the host usable. */
+static void test_map_failures(void **state)
+{
+	struct mmchal_bounce_map hold[8];
+	struct mmchal_dma_seg seg;
+	struct mmchal_sg big = {.cpu = buf, .phys = (uintptr_t)buf, .len = sizeof(buf)};
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	g.fi.fail_map_at = 1;
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EFAULT);
+	assert_int_equal(g.tb.nstart, 0);
+	assert_int_equal(g.fi.pages, 0);
+	g.fi.fail_map_at = 0;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	/* the bounce pool is taken by someone else */
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 4096;
+	mmchal_host_plan_env_(&g.host);
+	for (int i = 0; i < 8; i++) /* 8 x 8 slots: all 64 */
+		assert_int_equal(
+			mmchal_bounce_map(&g.bounce, &big, 1, MMCHAL_DIR_TO_CARD, &hold[i], &seg),
+			0);
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	sg[0].cpu = buf + 512;
+	sg[0].phys += 512;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_ENOMEM);
+	assert_int_equal(g.tb.nstart, 0);
+	stats(&st);
+	assert_int_equal(st.requests, 0);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(mmchal_bounce_unmap(&g.bounce, &hold[i], false), 0);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_BOUNCED);
+}
+
+/* An unmap that fails is counted; the data already arrived, so the request
+ * itself succeeds. */
+static void test_unmap_error_counted(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	g.fi.unmap_err = MMCHAL_EIO;
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	stats(&st);
+	assert_int_equal(st.unmap_errors, 1);
+	assert_int_equal(st.completed, 1);
+	assert_int_equal(st.errors[-MMCHAL_EIO], 0);
+	g.fi.unmap_err = 0;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	stats(&st);
+	assert_int_equal(st.unmap_errors, 1);
+}
+
+/* A backend whose interrupt handler fails reported nothing: no step is
+ * taken on its events, from an interrupt or a poll; idle events are counted
+ * as spurious. */
+static void test_irq_errors_and_spurious(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.tb.pending = MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	stats(&st);
+	assert_int_equal(st.spurious, 2);
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.irq_err = MMCHAL_EIO;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(ndone, 0);
+	assert_int_equal(g.host.state, HS_CMD);
+	g.tb.irq_err = 0;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(data.error, 0);
+	stats(&st);
+	assert_int_equal(st.spurious, 2);
+}
+
+/* R1b: without a busy line and without card_busy the stack polls CMD13
+ * itself (done at the response); with the busy line the host waits for its
+ * end and ignores other events meanwhile. */
+static void test_busy_without_and_with_the_line(void **state)
+{
+	struct mmchal_backend_ops ops = tb_ops;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	ops.card_busy = NULL;
+	g.be.ops = &ops;
+	host_up();
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B};
+	req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	/* the busy line */
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_HW_BUSY;
+	host_up();
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B};
+	req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.state, HS_BUSY);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.state, HS_BUSY);
+	g.tb.pending = MMCHAL_EV_BUSY_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(cmd.error, 0);
+}
+
+/* The controller's own CMD12 with its busy on the line: the data phase ends
+ * after it, the core sends nothing more. */
+static void test_auto_stop_with_busy_line(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_HW_BUSY;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	stop.error = MMCHAL_EIO; /* stale: cleared by the request */
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.nstart, 1);
+	assert_true(g.tb.cur.auto_stop);
+	assert_ptr_equal(g.tb.cur.stop, &stop);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+}
+
+/* PIO retry when the completion runs outside the lock (IRQ_SPLIT), and no
+ * retry for a list without CPU addresses: the fault is reported. */
+static void test_pio_retry_split_and_no_cpu(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	retry_host_policy(MMCHAL_POLICY_IRQ_SPLIT);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 1);
+	assert_false(g.rp.bad_nesting);
+	retry_host_policy(MMCHAL_POLICY_IRQ_SPLIT);
+	sg[1].cpu = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EFAULT);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 0);
+	assert_int_equal(st.errors[-MMCHAL_EFAULT], 1);
+}
+
+/* The explanation in every buffer size: truncation is reported, the text is
+ * terminated inside the buffer and nothing past it is written. */
+static void test_explain_every_size(void **state)
+{
+	static char full[4096], out[4096 + 16];
+	int n;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	n = mmchal_host_explain(&g.host, full, sizeof(full));
+	assert_true(n > 0 && (size_t)n < sizeof(full));
+	assert_int_equal(strlen(full), (size_t)n);
+	assert_true(fx_contains(full, "failed: "));
+	for (size_t size = 1; size <= (size_t)n + 1u; size++) {
+		int r;
+
+		memset(out, 0x5a, sizeof(out));
+		r = mmchal_host_explain(&g.host, out, size);
+		for (size_t i = size; i < sizeof(out); i++)
+			assert_int_equal(out[i], 0x5a);
+		assert_true(memchr(out, 0, size) != NULL);
+		if (size <= (size_t)n) {
+			assert_int_equal(r, MMCHAL_ENOSPC);
+			assert_memory_equal(out, full, strlen(out));
+		} else {
+			assert_int_equal(r, n);
+			assert_string_equal(out, full);
+		}
+	}
+	assert_int_equal(mmchal_host_explain(&g.host, out, 0), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_host_explain(&g.host, NULL, 8), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1108,6 +1390,14 @@ int main(void)
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
 		cmocka_unit_test(test_iommu_plans_release_everything),
 		cmocka_unit_test(test_iommu_mapping_within_engine),
+		cmocka_unit_test(test_mapped_segments_checked),
+		cmocka_unit_test(test_map_failures),
+		cmocka_unit_test(test_unmap_error_counted),
+		cmocka_unit_test(test_irq_errors_and_spurious),
+		cmocka_unit_test(test_busy_without_and_with_the_line),
+		cmocka_unit_test(test_auto_stop_with_busy_line),
+		cmocka_unit_test(test_pio_retry_split_and_no_cpu),
+		cmocka_unit_test(test_explain_every_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
