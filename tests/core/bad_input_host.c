@@ -1,0 +1,3 @@
+#include "bad_input.h"
+const struct bi_row bi_rows_host[1];
+const size_t bi_nrows_host = 0;
