@@ -25,6 +25,11 @@ static struct {
 	size_t off, len;
 } writable[BI_MAX_WRITABLE];
 static size_t nwritable;
+#define BI_MAX_OBJS 64
+static struct {
+	size_t off, len;
+} objs[BI_MAX_OBJS];
+static size_t nobjs;
 
 static void arena_reset(void)
 {
@@ -32,6 +37,7 @@ static void arena_reset(void)
 	arena_used = 0;
 	armed = false;
 	nwritable = 0;
+	nobjs = 0;
 }
 
 void *bi_obj_at(size_t size, size_t misalign)
@@ -44,6 +50,11 @@ void *bi_obj_at(size_t size, size_t misalign)
 		fail_msg("bad_input: arena exhausted or object made after bi_arm()");
 	p = &arena[off];
 	memset(p, 0, size);
+	if (nobjs < BI_MAX_OBJS) {
+		objs[nobjs].off = off;
+		objs[nobjs].len = size;
+		nobjs++;
+	}
 	arena_used = off + size;
 	return p;
 }
@@ -73,6 +84,18 @@ void bi_arm(void)
 int bi_str(const char *s, const char *want)
 {
 	return s && strcmp(s, want) == 0 ? 0 : 1;
+}
+
+/* Which object (in creation order) holds @p off, and where in it; -1 = a guard. */
+static int object_of(size_t off, size_t *at)
+{
+	for (size_t i = 0; i < nobjs; i++)
+		if (off >= objs[i].off && off - objs[i].off < objs[i].len) {
+			*at = off - objs[i].off;
+			return (int)i;
+		}
+	*at = off;
+	return -1;
 }
 
 static bool may_change(size_t off)
@@ -318,20 +341,51 @@ static void run_row(void **state)
 		fail_msg("%s [%s]: the row never armed the arena", row->fn, row->what);
 	if (ret != row->expect)
 		fail_msg("%s [%s]: returned %d, expected %d", row->fn, row->what, ret, row->expect);
-	for (size_t off = 0; off < sizeof(arena); off++)
-		if (arena[off] != snap[off] && !may_change(off))
-			fail_msg("%s [%s]: arena byte %u changed from 0x%02x to 0x%02x", row->fn,
-				 row->what, (unsigned)off, snap[off], arena[off]);
+	for (size_t off = 0; off < sizeof(arena); off++) {
+		size_t at;
+		int obj;
+
+		if (arena[off] == snap[off] || may_change(off))
+			continue;
+		obj = object_of(off, &at);
+		fail_msg("%s [%s]: %s %d byte %u changed from 0x%02x to 0x%02x", row->fn, row->what,
+			 obj < 0 ? "guard or free arena, offset" : "object", obj, (unsigned)at,
+			 snap[off], arena[off]);
+	}
 }
 
 #define BI_MAX_ROWS 1024
 
+#define BI_NAME_MAX 96
+
 static struct CMUnitTest tests[BI_MAX_ROWS];
+static char names[BI_MAX_ROWS][BI_NAME_MAX];
+
+/* "function: bad input", cut to fit */
+static const char *name_of(size_t n, const struct bi_row *row)
+{
+	char *d = names[n];
+	size_t a = strlen(row->fn), b = strlen(row->what);
+
+	if (a > BI_NAME_MAX - 1u)
+		a = BI_NAME_MAX - 1u;
+	memcpy(d, row->fn, a);
+	if (a + 2u < BI_NAME_MAX - 1u) {
+		memcpy(d + a, ": ", 2);
+		a += 2;
+		if (b > BI_NAME_MAX - 1u - a)
+			b = BI_NAME_MAX - 1u - a;
+		memcpy(d + a, row->what, b);
+		a += b;
+	}
+	d[a] = '\0';
+	return d;
+}
 
 static size_t add_rows(size_t n, const struct bi_row *rows, size_t count)
 {
 	for (size_t i = 0; i < count && n < BI_MAX_ROWS; i++, n++) {
-		tests[n].name = rows[i].fn;
+		tests[n].name = name_of(n, &rows[i]);
 		tests[n].test_func = run_row;
 		tests[n].setup_func = NULL;
 		tests[n].teardown_func = NULL;
@@ -345,12 +399,16 @@ int main(void)
 {
 	size_t n = 0;
 
+#ifdef BI_PENDING
+	n = add_rows(n, bi_rows_pending, bi_nrows_pending);
+#else
 	n = add_rows(n, bi_rows_core, bi_nrows_core);
 	n = add_rows(n, bi_rows_iommu, bi_nrows_iommu);
 	n = add_rows(n, bi_rows_host, bi_nrows_host);
 	n = add_rows(n, bi_rows_card, bi_nrows_card);
 	n = add_rows(n, bi_rows_backends, bi_nrows_backends);
 	n = add_rows(n, bi_rows_dt, bi_nrows_dt);
+#endif
 	/* the rows are counted at run time: call the group runner with the count */
 #if defined(MMCHAL_ON_TARGET) && MMCHAL_ON_TARGET
 	return mmt_run_group_("bad_input", tests, n, NULL, NULL);
