@@ -186,8 +186,9 @@ struct mmchal_plan_result {
  * @param[in]  data  a data phase that passed mmchal_request_check()
  * @param[out] out   the plan
  * @retval 0              planned
- * @retval MMCHAL_EINVAL  NULL argument, unknown direction, or the plan needs a
- *                        CPU address (PIO, bouncing, or cache maintenance on a
+ * @retval MMCHAL_EINVAL  NULL argument (also @p env->dma), unknown direction, no list
+ *                        (@c sg NULL or @c sg_len 0), @p env->seg_table 0, or the plan
+ *                        needs a CPU address (PIO, bouncing, or cache maintenance on a
  *                        non-coherent system) that an entry does not have
  * @note Pure: any context, no lock.
  */
@@ -235,8 +236,9 @@ int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmc
  * @param[in] segs    mapped segments
  * @param[in] nsegs   entries in @p segs
  * @param[in] merged  the mapping was meant to be one segment
- * @param[out] index  first offending segment; may be NULL
- * @return true when the engine can take the segments
+ * @param[out] index  first offending segment; may be NULL (0 for the argument checks)
+ * @return true when the engine can take the segments; false for NULL @p caps or
+ *         @p segs, 0 or more than @c max_segs segments, or @p merged with more than one
  * @note Pure: any context, no lock.
  */
 bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
