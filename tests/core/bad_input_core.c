@@ -704,13 +704,24 @@ static int explain_field_size1(void)
 	       (buf[0] == '\0' ? 0 : 1);
 }
 
-/* Limits whose reasons are out of range (never derived): still bounded text. */
+/* Every enum of the limits out of range, every number at its maximum (a
+ * record that was never derived, bools kept valid): still bounded text. */
+static void scramble(struct mmchal_limits *l)
+{
+	memset(l, 0xff, sizeof(*l));
+	l->merge = true;
+	for (int i = 0; i < MMCHAL_LIM_COUNT; i++)
+		l->reason[i] = (enum mmchal_limit_reason)(0x5a5a5a5a + i);
+	l->policy = (enum mmchal_completion_policy)0x5a5a5a5a;
+	l->card = (enum mmchal_card_type) - 7;
+}
+
 static int explain_field_garbage(void)
 {
 	struct mmchal_limits *l = good_limits();
 	char *buf = bi_obj(256);
 
-	memset(l, 0xa5, sizeof(*l));
+	scramble(l);
 	bi_writable(buf, 256);
 	bi_arm();
 	return mmchal_limits_explain_field(l, MMCHAL_LIM_POLICY, buf, 256) > 0 ? 0 : 1;
@@ -769,7 +780,7 @@ static int explain_garbage(void)
 	struct mmchal_limits *l = good_limits();
 	char *buf = bi_obj(4096);
 
-	memset(l, 0x5a, sizeof(*l));
+	scramble(l);
 	bi_writable(buf, 4096);
 	bi_arm();
 	return mmchal_limits_explain(l, buf, 4096) > 0 ? 0 : 1;

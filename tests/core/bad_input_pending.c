@@ -12,6 +12,14 @@
  *    lacks leaves its plan in the host's private scratch (h->plan).
  *    Fix: plan into a local ::mmchal_plan_result and store it in h->plan
  *    only once the request is accepted.
+ *
+ * And two in src/core/host.c, where the ops table passes bad values on to
+ * the backend (which may or may not check them) instead of refusing them:
+ * 3. set_ios with a bus width other than 1/4/8, or a timing, power mode or
+ *    signal voltage beyond the enum: refuse with MMCHAL_EINVAL in op_set_ios
+ *    before the lock is taken; the backend is not called.
+ * 4. execute_tuning with an opcode other than 19 (SD) or 21 (eMMC), the only
+ *    values host.h allows: refuse with MMCHAL_EINVAL in op_execute_tuning.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -110,7 +118,39 @@ static int req_no_cpu_strict(void)
 	return mmchal_host_request(o.host, o.req);
 }
 
+static int op_set_ios_enum(void)
+{
+	struct pend_objs o = pend_host();
+	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
+
+	ios->bus_width = MMCHAL_BUS_WIDTH_4;
+	ios->timing = (enum mmchal_timing)99;
+	bi_arm();
+	return mmchal_host_core_ops.set_ios(o.host, ios);
+}
+
+static int op_set_ios_width(void)
+{
+	struct pend_objs o = pend_host();
+	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
+
+	ios->bus_width = (enum mmchal_bus_width)2;
+	bi_arm();
+	return mmchal_host_core_ops.set_ios(o.host, ios);
+}
+
+static int op_tuning_opcode(void)
+{
+	struct pend_objs o = pend_host();
+
+	bi_arm();
+	return mmchal_host_core_ops.execute_tuning(o.host, 17);
+}
+
 const struct bi_row bi_rows_pending[] = {
+	BI_OP(mmchal_host_core_ops, set_ios, "timing 99", op_set_ios_enum, MMCHAL_EINVAL),
+	BI_OP(mmchal_host_core_ops, set_ios, "bus width 2", op_set_ios_width, MMCHAL_EINVAL),
+	BI_OP(mmchal_host_core_ops, execute_tuning, "opcode 17", op_tuning_opcode, MMCHAL_EINVAL),
 	BI_ROW(mmchal_host_request, "NULL cmd", req_no_cmd, MMCHAL_EINVAL),
 	BI_ROW(mmchal_host_request_sync, "NULL cmd", sync_no_cmd, MMCHAL_EINVAL),
 	BI_OP(mmchal_host_core_ops, request, "NULL cmd", op_request_no_cmd, MMCHAL_EINVAL),
