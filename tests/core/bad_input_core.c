@@ -595,6 +595,38 @@ static int derive_req_below_block(void)
 	return derive_with(c, &port_caps_full, NULL, MMCHAL_CARD_SD);
 }
 
+static int derive_addr_bits(void)
+{
+	struct mmchal_caps *c = dma_caps();
+
+	c->dma.dir[MMCHAL_DIR_TO_CARD].addr_bits = UINT8_MAX;
+	return derive_with(c, &port_caps_full, NULL, MMCHAL_CARD_SD);
+}
+
+static int derive_blk_size_max(void)
+{
+	struct mmchal_caps *c = dma_caps();
+
+	c->host.max_blk_size = UINT32_MAX; /* above the engine's largest transfer */
+	return derive_with(c, &port_caps_full, NULL, MMCHAL_CARD_SD);
+}
+
+/* Every tuning figure at its maximum: no overflow, a policy is still chosen. */
+static int derive_policy_max(void)
+{
+	struct mmchal_caps *c = dma_caps();
+	struct mmchal_policy_cfg *p = BI_NEW(struct mmchal_policy_cfg);
+	struct mmchal_limits *out = BI_NEW(struct mmchal_limits);
+
+	memset(p, 0xff, sizeof(*p));
+	p->override = MMCHAL_POLICY_AUTO;
+	c->bounce.present = true;
+	bi_writable(out, sizeof(*out));
+	bi_arm();
+	return mmchal_limits_derive(c, &port_caps_full, p, MMCHAL_CARD_SD, out) |
+	       (out->policy == MMCHAL_POLICY_DEFERRED ? 0 : 0x100);
+}
+
 static int derive_deferred_no_work(void)
 {
 	static const struct mmchal_port_caps lock_only = {.lock = true};
@@ -1081,6 +1113,59 @@ static int plan_no_sg(void)
 	return mmchal_dma_plan(e, &r->data, out);
 }
 
+static int plan_wrap(void)
+{
+	struct mmchal_plan_env *e = plan_env();
+	struct one_req *r = one_req();
+	struct mmchal_plan_result *out = BI_NEW(struct mmchal_plan_result);
+	static const struct mmchal_dma_caps engine = {
+		.kind = MMCHAL_DMA_INTERNAL,
+		.dir = {{.max_segs = 1, .max_seg_size = 0xffffffffu},
+			{.max_segs = 1, .max_seg_size = 0xffffffffu}},
+	};
+
+	/* an engine that would take it: only the entry check stops it */
+	e->dma = &engine;
+	r->sg.phys = UINT64_MAX;
+	r->sg.len = 2;
+	r->data.dir = MMCHAL_DIR_TO_CARD;
+	bi_arm();
+	return mmchal_dma_plan(e, &r->data, out);
+}
+
+static int plan_len0(void)
+{
+	struct mmchal_plan_env *e = plan_env();
+	struct one_req *r = one_req();
+	struct mmchal_plan_result *out = BI_NEW(struct mmchal_plan_result);
+
+	r->sg.len = 0;
+	bi_arm();
+	return mmchal_dma_plan(e, &r->data, out);
+}
+
+static int plan_cache_line(void)
+{
+	struct mmchal_plan_env *e = plan_env();
+	struct one_req *r = one_req();
+	struct mmchal_plan_result *out = BI_NEW(struct mmchal_plan_result);
+
+	e->cache_line = 3;
+	bi_arm();
+	return mmchal_dma_plan(e, &r->data, out);
+}
+
+static int fallback_cache_line(void)
+{
+	struct mmchal_plan_env *e = plan_env();
+	struct one_req *r = one_req();
+	struct mmchal_plan_result *out = BI_NEW(struct mmchal_plan_result);
+
+	e->cache_line = 0x80000001u;
+	bi_arm();
+	return mmchal_dma_plan_fallback(e, &r->data, MMCHAL_PR_RETRY, out);
+}
+
 static int plan_sum_null_env(void)
 {
 	struct one_req *r = one_req();
@@ -1346,6 +1431,9 @@ const struct bi_row bi_rows_core[] = {
 	       MMCHAL_EINVAL),
 	BI_ROW(mmchal_limits_derive, "request limit 511 bytes", derive_req_below_block,
 	       MMCHAL_EINVAL),
+	BI_ROW(mmchal_limits_derive, "engine addr_bits 255", derive_addr_bits, MMCHAL_EINVAL),
+	BI_ROW(mmchal_limits_derive, "max_blk_size UINT32_MAX", derive_blk_size_max, MMCHAL_EINVAL),
+	BI_ROW(mmchal_limits_derive, "every policy figure UINT32_MAX", derive_policy_max, 0),
 	BI_ROW(mmchal_limits_derive, "DEFERRED without work", derive_deferred_no_work,
 	       MMCHAL_EINVAL),
 	BI_ROW(mmchal_limits_derive, "IRQ policy on a polled host", derive_irq_policy_polled,
@@ -1397,6 +1485,9 @@ const struct bi_row bi_rows_core[] = {
 	BI_ROW(mmchal_dma_plan, "PIO without CPU address", plan_no_cpu, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan, "segment table 0", plan_seg_table0, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan, "NULL sg", plan_no_sg, MMCHAL_EINVAL),
+	BI_ROW(mmchal_dma_plan, "entry wraps (no summary)", plan_wrap, MMCHAL_EINVAL),
+	BI_ROW(mmchal_dma_plan, "entry length 0 (no summary)", plan_len0, MMCHAL_EINVAL),
+	BI_ROW(mmchal_dma_plan, "cache line 3", plan_cache_line, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan_sum, "NULL env", plan_sum_null_env, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan_sum, "direction -1", plan_sum_dir, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan_sum, "sg_len 0", plan_sum_sg_len0, MMCHAL_EINVAL),
@@ -1404,6 +1495,8 @@ const struct bi_row bi_rows_core[] = {
 	BI_ROW(mmchal_dma_plan_fallback, "why COUNT", fallback_why, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan_fallback, "direction 2", fallback_dir, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_plan_fallback, "no CPU address", fallback_no_cpu, MMCHAL_EINVAL),
+	BI_ROW(mmchal_dma_plan_fallback, "cache line 0x80000001", fallback_cache_line,
+	       MMCHAL_EINVAL),
 	BI_ROW(mmchal_dma_check_mapped, "NULL caps", mapped_null_caps, 0),
 	BI_ROW(mmchal_dma_check_mapped, "NULL segs", mapped_null_segs, 0),
 	BI_ROW(mmchal_dma_check_mapped, "0 segments", mapped_zero, 0),
