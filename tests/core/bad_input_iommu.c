@@ -38,6 +38,25 @@ static struct mmchal_iova *iova_live(void)
 	return v;
 }
 
+/* An allocator with a checked per-size cache (sizes 1..4, 2 per size) and one
+ * live range of 2 pages at 0xffffe. */
+static struct mmchal_iova *iova_cached(uint32_t flags)
+{
+	struct mmchal_iova *v = BI_NEW(struct mmchal_iova);
+	struct mmchal_iova_cfg *c = iova_cfg();
+	uint64_t start;
+
+	c->cache_max_pages = 4;
+	c->cache_depth = 2;
+	c->cache_mem_size = MMCHAL_IOVA_CACHE_BYTES(4, 2);
+	c->cache_mem = bi_obj(c->cache_mem_size);
+	c->flags = flags;
+	if (mmchal_iova_init(v, c) != 0 ||
+	    mmchal_iova_alloc_cached(v, 2, UINT64_MAX, false, &start) != 0 || start != 0xffffe)
+		fail_msg("bad_input: cached IOVA fixture");
+	return v;
+}
+
 static int iova_init_with(struct mmchal_iova_cfg *c)
 {
 	struct mmchal_iova *v = BI_NEW(struct mmchal_iova);
@@ -328,6 +347,69 @@ static int iova_freec_uninit(void)
 
 	bi_arm();
 	return mmchal_iova_free_cached(v, 1, 1);
+}
+
+static int iova_allocc_zero_cached(void)
+{
+	struct mmchal_iova *v = iova_cached(0);
+	uint64_t *s = BI_NEW(uint64_t);
+
+	bi_arm();
+	return mmchal_iova_alloc_cached(v, 0, UINT64_MAX, false, s);
+}
+
+static int iova_freec_wrong_size(void)
+{
+	struct mmchal_iova *v = iova_cached(MMCHAL_IOVA_F_CHECK_CACHED);
+
+	bi_writable(&v->st, sizeof(v->st));
+	bi_arm();
+	return mmchal_iova_free_cached(v, 0xffffe, 1);
+}
+
+static int iova_freec_twice(void)
+{
+	struct mmchal_iova *v = iova_cached(0);
+
+	if (mmchal_iova_free_cached(v, 0xffffe, 2) != 0)
+		fail_msg("bad_input: first cached free");
+	bi_arm();
+	return mmchal_iova_free_cached(v, 0xffffe, 2);
+}
+
+static int iova_free_cached_range(void)
+{
+	struct mmchal_iova *v = iova_cached(0);
+
+	if (mmchal_iova_free_cached(v, 0xffffe, 2) != 0)
+		fail_msg("bad_input: first cached free");
+	bi_writable(&v->st, sizeof(v->st));
+	bi_arm();
+	return mmchal_iova_free(v, 0xffffe);
+}
+
+/* The node pool runs out in the middle of a split: "nothing changed". */
+static int iova_nodes_exhausted(void)
+{
+	struct mmchal_iova *v = BI_NEW(struct mmchal_iova);
+	struct mmchal_iova_cfg *c = iova_cfg();
+	uint64_t *s = BI_NEW(uint64_t);
+	uint64_t start;
+	int ret = 0;
+	unsigned int n;
+
+	c->node_mem_size = MMCHAL_IOVA_NODE_SIZE; /* one leaf: no room to split */
+	if (mmchal_iova_init(v, c) != 0)
+		fail_msg("bad_input: IOVA fixture");
+	/* one-page ranges with a free page between them: every range is a leaf entry */
+	for (n = 0; n < 64 && ret == 0; n++)
+		ret = mmchal_iova_alloc(v, 1, 0xfffff - 2u * n, false, &start);
+	if (ret != MMCHAL_ENOMEM || mmchal_iova_check(v) != 0)
+		fail_msg("bad_input: the pool never ran out (%d after %u)", ret, n);
+	bi_writable(&v->st, sizeof(v->st)); /* the documented failure counter */
+	bi_arm();
+	ret = mmchal_iova_alloc(v, 1, 0xfffff - 2u * n, false, s);
+	return ret | (mmchal_iova_check(v) == 0 ? 0 : 0x100);
 }
 
 static int iova_flush_null(void)
@@ -1280,7 +1362,16 @@ const struct bi_row bi_rows_iommu[] = {
 	BI_ROW(mmchal_iova_alloc_cached, "0 pages", iova_allocc_zero, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iova_alloc_cached, "NULL start", iova_allocc_null_start, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iova_alloc_cached, "never initialised", iova_allocc_uninit, MMCHAL_EINVAL),
+	BI_ROW(mmchal_iova_alloc_cached, "0 pages with a cache", iova_allocc_zero_cached,
+	       MMCHAL_EINVAL),
+	BI_ROW(mmchal_iova_alloc, "node pool exhausted in a split", iova_nodes_exhausted,
+	       MMCHAL_ENOMEM),
 	BI_ROW(mmchal_iova_free_cached, "NULL iova", iova_freec_null, MMCHAL_EINVAL),
+	BI_ROW(mmchal_iova_free_cached, "checked: another size", iova_freec_wrong_size,
+	       MMCHAL_EINVAL),
+	BI_ROW(mmchal_iova_free_cached, "freed twice", iova_freec_twice, MMCHAL_EALREADY),
+	BI_ROW(mmchal_iova_free, "range held by the cache", iova_free_cached_range,
+	       MMCHAL_EALREADY),
 	BI_ROW(mmchal_iova_free_cached, "0 pages", iova_freec_zero, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iova_free_cached, "UINT64_MAX pages", iova_freec_outside, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iova_free_cached, "no range there", iova_freec_unknown, MMCHAL_ENOENT),
