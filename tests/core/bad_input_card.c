@@ -233,8 +233,11 @@ struct stack {
 	struct mmchal_card *card;
 };
 
-/* An identified eMMC of 128 sectors: mock -> host core -> card layer. */
-static struct stack card_ready(bool write_protect)
+static int ready_read_(struct stack *s, uint64_t lba, uint32_t blocks, const struct mmchal_sg *sg,
+		       uint32_t nsg);
+
+/* An identified card (eMMC of 128 sectors, or SDIO): mock -> host core -> card layer. */
+static struct stack card_of(enum mmchal_mock_card type, bool write_protect)
 {
 	struct stack s;
 	struct mmchal_mock_cfg *mc = BI_NEW(struct mmchal_mock_cfg);
@@ -243,9 +246,11 @@ static struct stack card_ready(bool write_protect)
 	struct mmchal_host_cfg *hc = BI_NEW(struct mmchal_host_cfg);
 	struct mmchal_card_cfg *cc = card_cfg();
 
-	mc->card = MMCHAL_MOCK_EMMC;
-	mc->image_size = IMAGE_BYTES;
-	mc->image = bi_obj(IMAGE_BYTES);
+	mc->card = type;
+	if (type != MMCHAL_MOCK_SDIO) {
+		mc->image_size = IMAGE_BYTES;
+		mc->image = bi_obj(IMAGE_BYTES);
+	}
 	mc->host.completion = MMCHAL_COMPLETES_POLLED;
 	mc->host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_NONREMOVABLE;
 	s.mock = BI_NEW(struct mmchal_mock);
@@ -259,14 +264,51 @@ static struct stack card_ready(bool write_protect)
 	    mmchal_host_init(s.host, hc) != 0 || mmchal_card_setup(s.card, cc) != 0)
 		fail_msg("bad_input: card stack fixture");
 	mmchal_mock_set_write_protect(s.mock, write_protect);
-	if (mmchal_card_init(s.card) != 0 || s.card->info.sectors != SECTORS)
+	if (mmchal_card_init(s.card) != 0 ||
+	    s.card->info.sectors != (type == MMCHAL_MOCK_SDIO ? 0u : SECTORS))
 		fail_msg("bad_input: card identification fixture");
 	return s;
 }
 
+static struct stack card_ready(bool write_protect)
+{
+	return card_of(MMCHAL_MOCK_EMMC, write_protect);
+}
+
+static int rd_sdio(void)
+{
+	struct stack s = card_of(MMCHAL_MOCK_SDIO, false);
+
+	return ready_read_(&s, 0, 1, sg_of(512), 1);
+}
+
+static int er_sdio(void)
+{
+	struct stack s = card_of(MMCHAL_MOCK_SDIO, false);
+
+	bi_writable(&s.card->err, sizeof(s.card->err));
+	bi_arm();
+	return recorded(s.card, mmchal_card_erase(s.card, 0, 1, MMCHAL_CARD_ERASE));
+}
+
+/* Set up over a host that is not live: identification is refused at once. */
+static int init_host_not_live(void)
+{
+	struct mmchal_card *card = BI_NEW(struct mmchal_card);
+	struct mmchal_card_cfg *c = card_cfg();
+	struct mmchal_host *host = BI_NEW(struct mmchal_host);
+
+	c->ctx = host;
+	if (mmchal_card_setup(card, c) != 0)
+		fail_msg("bad_input: card setup fixture");
+	bi_writable(card, sizeof(*card)); /* init starts from scratch: info, caps, err */
+	bi_arm();
+	return recorded(card, mmchal_card_init(card)) | (card->ready ? 0x100 : 0);
+}
+
 /* Arm with only the error record writable; run the read. */
-static int ready_read(struct stack *s, uint64_t lba, uint32_t blocks, const struct mmchal_sg *sg,
-		      uint32_t nsg)
+static int ready_read_(struct stack *s, uint64_t lba, uint32_t blocks, const struct mmchal_sg *sg,
+		       uint32_t nsg)
 {
 	bi_writable(&s->card->err, sizeof(s->card->err));
 	bi_arm();
@@ -277,56 +319,56 @@ static int rd_blocks0(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 0, 0, sg_of(512), 1);
+	return ready_read_(&s, 0, 0, sg_of(512), 1);
 }
 
 static int rd_null_sg(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 0, 1, NULL, 1);
+	return ready_read_(&s, 0, 1, NULL, 1);
 }
 
 static int rd_nsg0(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 0, 1, sg_of(512), 0);
+	return ready_read_(&s, 0, 1, sg_of(512), 0);
 }
 
 static int rd_len0(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 0, 1, sg_of(0), 1);
+	return ready_read_(&s, 0, 1, sg_of(0), 1);
 }
 
 static int rd_sum(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 0, 2, sg_of(512), 1);
+	return ready_read_(&s, 0, 2, sg_of(512), 1);
 }
 
 static int rd_past_end(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, SECTORS, 1, sg_of(512), 1);
+	return ready_read_(&s, SECTORS, 1, sg_of(512), 1);
 }
 
 static int rd_lba_max(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, UINT64_MAX, 1, sg_of(512), 1);
+	return ready_read_(&s, UINT64_MAX, 1, sg_of(512), 1);
 }
 
 static int rd_blocks_max(void)
 {
 	struct stack s = card_ready(false);
 
-	return ready_read(&s, 1, UINT32_MAX, sg_of(512), 1);
+	return ready_read_(&s, 1, UINT32_MAX, sg_of(512), 1);
 }
 
 static int rd_no_cpu(void)
@@ -341,7 +383,7 @@ static int rd_no_cpu(void)
 	bi_writable(&s.host->plan, sizeof(s.host->plan));
 	/* the split copied the entry into the card's documented scratch */
 	bi_writable(s.card->sg_inline, sizeof(s.card->sg_inline));
-	return ready_read(&s, 0, 1, sg, 1);
+	return ready_read_(&s, 0, 1, sg, 1);
 }
 
 static int ready_write(struct stack *s, uint64_t lba, uint32_t blocks, const struct mmchal_sg *sg,
@@ -446,6 +488,9 @@ const struct bi_row bi_rows_card[] = {
 	BI_ROW(mmchal_card_info, "NULL", info_null, 0),
 	BI_ROW(mmchal_card_last_error, "NULL", last_error_null, 0),
 #if MMCHAL_WITH_BACKEND_MOCK
+	BI_ROW(mmchal_card_init, "host not live", init_host_not_live, MMCHAL_EINVAL),
+	BI_ROW(mmchal_card_read, "SDIO card", rd_sdio, MMCHAL_ENOTSUP),
+	BI_ROW(mmchal_card_erase, "SDIO card", er_sdio, MMCHAL_ENOTSUP),
 	BI_ROW(mmchal_card_read, "0 blocks", rd_blocks0, MMCHAL_EINVAL),
 	BI_ROW(mmchal_card_read, "NULL sg", rd_null_sg, MMCHAL_EINVAL),
 	BI_ROW(mmchal_card_read, "0 entries", rd_nsg0, MMCHAL_EINVAL),
