@@ -782,6 +782,60 @@ static int idmac_set_ios_unprobed(void)
 }
 #endif
 
+#if MMCHAL_WITH_BACKEND_PIO
+/* A PIO SDHI probed on the spy bus (every register reads 0: an old IP
+ * version, no card seen), then set_ios with one field out of range. */
+static int pio_set_ios_with(void (*bad)(struct mmchal_ios *))
+{
+	struct mmchal_sdhi *s = BI_NEW(struct mmchal_sdhi);
+	struct mmchal_backend *be = BI_NEW(struct mmchal_backend);
+	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
+	int err;
+
+	if (mmchal_sdhi_pio_init(s, sdhi_cfg(GEN3), be) != 0)
+		fail_msg("bad_input: SDHI PIO fixture");
+	err = be->ops->probe(be->ctx);
+	if (err != 0)
+		fail_msg("bad_input: SDHI PIO probe on the spy bus: %d", err);
+	ios->bus_width = MMCHAL_BUS_WIDTH_1;
+	ios->clock_hz = 400000;
+	ios->power_mode = MMCHAL_POWER_ON;
+	bad(ios);
+	bi_arm();
+	return be->ops->set_ios(be->ctx, ios);
+}
+
+static void bad_power(struct mmchal_ios *ios)
+{
+	ios->power_mode = (enum mmchal_power_mode)3;
+}
+
+static void bad_voltage(struct mmchal_ios *ios)
+{
+	ios->signal_voltage = (enum mmchal_signal_voltage) - 1;
+}
+
+static void bad_timing(struct mmchal_ios *ios)
+{
+	ios->timing = (enum mmchal_timing)(MMCHAL_TIMING_MMC_HS400 + 1);
+}
+
+static int pio_ios_power(void)
+{
+	return pio_set_ios_with(bad_power);
+}
+
+static int pio_ios_voltage(void)
+{
+	return pio_set_ios_with(bad_voltage);
+}
+
+static int pio_ios_timing(void)
+{
+	return pio_set_ios_with(bad_timing);
+}
+#endif
+
 #if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC
 static int sysdmac_no_chan(void)
 {
@@ -1143,6 +1197,12 @@ const struct bi_row bi_rows_backends[] = {
 	BI_ROW(mmchal_sdhi_pio_init, "revision 6", sdhi_rev, MMCHAL_EINVAL),
 #if MMCHAL_WITH_BACKEND_PIO
 	BI_ROW(mmchal_sdhi_pio_init, "NULL cfg", pio_null_cfg, MMCHAL_EINVAL),
+	BI_ROW(mmchal_sdhi_pio_init, "ops: set_ios with power mode 3", pio_ios_power,
+	       MMCHAL_EINVAL),
+	BI_ROW(mmchal_sdhi_pio_init, "ops: set_ios with signal voltage -1", pio_ios_voltage,
+	       MMCHAL_EINVAL),
+	BI_ROW(mmchal_sdhi_pio_init, "ops: set_ios with timing HS400 + 1", pio_ios_timing,
+	       MMCHAL_EINVAL),
 #endif
 #if MMCHAL_WITH_BACKEND_SDHI_IDMAC
 	BI_ROW(mmchal_sdhi_idmac_init, "NULL cfg", idmac_null_cfg, MMCHAL_EINVAL),
