@@ -74,10 +74,12 @@ static const char strings[] = "compatible\0#address-cells\0#size-cells\0reg\0sta
 #define S_REG    38u
 #define S_STATUS 42u
 
-#define BLOB_MAX 512u
+#define BLOB_MAX 1536u
 
-/* Build the blob at @p at (any alignment); returns its size. */
-static size_t build(uint8_t *at)
+/* Build the blob at @p at (any alignment); returns its size. @p reg_len is
+ * the length of the SDHI node's reg (8 is right); @p depth more nodes are
+ * nested under it. */
+static size_t build_with(uint8_t *at, size_t reg_len, unsigned int depth)
 {
 	static const char root_compat[] = "renesas,salvator-x\0renesas,r8a7795";
 	static const char mmc_compat[] = "renesas,sdhi-r8a7795\0renesas,rcar-gen3-sdhi";
@@ -92,8 +94,12 @@ static size_t build(uint8_t *at)
 	prop_u32(&b, S_SCELLS, 1);
 	begin_node(&b, "mmc@ee100000");
 	prop(&b, S_COMPAT, mmc_compat, sizeof(mmc_compat));
-	prop(&b, S_REG, reg, sizeof(reg));
+	prop(&b, S_REG, reg, reg_len);
 	prop(&b, S_STATUS, "okay", 5);
+	for (unsigned int i = 0; i < depth; i++)
+		begin_node(&b, "n");
+	for (unsigned int i = 0; i < depth; i++)
+		put32(&b, FDT_END_NODE);
 	put32(&b, FDT_END_NODE);
 	put32(&b, FDT_END_NODE);
 	put32(&b, FDT_END);
@@ -113,6 +119,11 @@ static size_t build(uint8_t *at)
 	put32(&b, (uint32_t)sizeof(strings));
 	put32(&b, (uint32_t)struct_size);
 	return total;
+}
+
+static size_t build(uint8_t *at)
+{
+	return build_with(at, 8, 0);
 }
 
 struct blob {
@@ -368,6 +379,62 @@ static int probe_unaligned(void)
 	       (*o.nfound == 1 && o.nodes->supported && o.nodes->error == 0 ? 0 : 0x100);
 }
 
+/* A node problem is the node's error, not the call's. */
+static int probe_bad_reg(void)
+{
+	struct probe_objs o = probe_objs(0);
+
+	o.b.size = build_with(o.b.p, 7, 0);
+	bi_writable(o.nfound, sizeof(*o.nfound));
+	bi_writable(o.nodes, sizeof(*o.nodes));
+	bi_writable(o.board, sizeof(*o.board));
+	bi_arm();
+	return mmchal_dt_probe(o.b.p, o.b.size, o.opts, o.board, o.nodes, 1, o.nfound) |
+	       (*o.nfound == 1 && o.nodes->error == MMCHAL_EPROTO ? 0 : 0x100);
+}
+
+static int probe_policy_enum(void)
+{
+	struct probe_objs o = probe_objs(0);
+	struct mmchal_policy_cfg *pol = BI_NEW(struct mmchal_policy_cfg);
+
+	pol->override = (enum mmchal_completion_policy)9;
+	o.opts->policy = pol;
+	bi_writable(o.nfound, sizeof(*o.nfound));
+	bi_writable(o.nodes, sizeof(*o.nodes));
+	bi_writable(o.board, sizeof(*o.board));
+	bi_arm();
+	return mmchal_dt_probe(o.b.p, o.b.size, o.opts, o.board, o.nodes, 1, o.nfound) |
+	       (*o.nfound == 1 && o.nodes->error == MMCHAL_EINVAL ? 0 : 0x100);
+}
+
+/* Root, SDHI node and 63 more: 65 levels, one above MMCHAL_DT_MAX_DEPTH. */
+static int chk_too_deep(void)
+{
+	struct blob b = blob_at(0);
+
+	b.size = build_with(b.p, 8, MMCHAL_DT_MAX_DEPTH - 1u);
+	bi_arm();
+	return mmchal_dt_check(b.p, b.size);
+}
+
+static int chk_deepest(void)
+{
+	struct blob b = blob_at(0);
+
+	b.size = build_with(b.p, 8, MMCHAL_DT_MAX_DEPTH - 2u);
+	bi_arm();
+	return mmchal_dt_check(b.p, b.size);
+}
+
+static int probe_too_deep(void)
+{
+	struct probe_objs o = probe_objs(0);
+
+	o.b.size = build_with(o.b.p, 8, MMCHAL_DT_MAX_DEPTH - 1u);
+	return probe_refused(&o, o.b.size);
+}
+
 static int backend_name_range(void)
 {
 	bi_arm();
@@ -403,6 +470,8 @@ const struct bi_row bi_rows_dt[] = {
 	BI_ROW(mmchal_dt_check, "well-formed (the row's own blob)", chk_good, 0),
 	BI_ROW(mmchal_dt_check, "blob at an odd address", chk_unaligned, 0),
 	BI_ROW(mmchal_dt_check, "size SIZE_MAX", chk_size_max, 0),
+	BI_ROW(mmchal_dt_check, "65 levels", chk_too_deep, MMCHAL_ERANGE),
+	BI_ROW(mmchal_dt_check, "64 levels (the most)", chk_deepest, 0),
 	BI_ROW(mmchal_dt_parse_revision, "NULL text", rev_null, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dt_parse_revision, "NULL major", rev_null_major, MMCHAL_EINVAL),
 	BI_ROW(mmchal_dt_parse_revision, "NULL minor", rev_null_minor, MMCHAL_EINVAL),
@@ -421,6 +490,9 @@ const struct bi_row bi_rows_dt[] = {
 	BI_ROW(mmchal_dt_probe, "bad magic", probe_magic, MMCHAL_EPROTO),
 	BI_ROW(mmchal_dt_probe, "max 0 with one node", probe_no_room, MMCHAL_ENOSPC),
 	BI_ROW(mmchal_dt_probe, "blob at an odd address", probe_unaligned, 0),
+	BI_ROW(mmchal_dt_probe, "reg of 7 bytes: the node's error", probe_bad_reg, 0),
+	BI_ROW(mmchal_dt_probe, "policy override 9: the node's error", probe_policy_enum, 0),
+	BI_ROW(mmchal_dt_probe, "65 levels", probe_too_deep, MMCHAL_ERANGE),
 	BI_ROW(mmchal_dt_backend_name, "4 and -1", backend_name_range, 0),
 	BI_ROW(mmchal_dt_fact_name, "COUNT and -1", fact_name_range, 0),
 #endif
