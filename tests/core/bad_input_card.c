@@ -371,6 +371,16 @@ static int rd_blocks_max(void)
 	return ready_read_(&s, 1, UINT32_MAX, sg_of(512), 1);
 }
 
+/* The host was taken down under an identified card: refused, nothing sent. */
+static int rd_host_gone(void)
+{
+	struct stack s = card_ready(false);
+
+	mmchal_host_deinit(s.host);
+	bi_writable(s.card->sg_inline, sizeof(s.card->sg_inline));
+	return ready_read_(&s, 0, 1, sg_of(512), 1);
+}
+
 static int rd_no_cpu(void)
 {
 	struct stack s = card_ready(false);
@@ -499,6 +509,7 @@ const struct bi_row bi_rows_card[] = {
 	BI_ROW(mmchal_card_read, "lba = sectors", rd_past_end, MMCHAL_ERANGE),
 	BI_ROW(mmchal_card_read, "lba UINT64_MAX", rd_lba_max, MMCHAL_ERANGE),
 	BI_ROW(mmchal_card_read, "blocks UINT32_MAX", rd_blocks_max, MMCHAL_ERANGE),
+	BI_ROW(mmchal_card_read, "host taken down", rd_host_gone, MMCHAL_EINVAL),
 	BI_ROW(mmchal_card_read, "entry without CPU address on a PIO host", rd_no_cpu,
 	       MMCHAL_EINVAL),
 	BI_ROW(mmchal_card_write, "write-protected card", wr_protected, MMCHAL_EROFS),
