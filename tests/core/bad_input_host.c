@@ -609,6 +609,28 @@ static int op_hw_reset_busy(void)
 	return OPS.hw_reset(o.host);
 }
 
+static int op_init_card_busy(void)
+{
+	struct host_objs o = host_live();
+	struct req_objs r = read_req();
+
+	if (mmchal_host_request(o.host, r.req) != 0)
+		fail_msg("bad_input: request refused");
+	bi_arm();
+	return OPS.init_card(o.host, MMCHAL_CARD_MMC);
+}
+
+static int op_tuning_busy(void)
+{
+	struct host_objs o = host_live();
+	struct req_objs r = read_req();
+
+	if (mmchal_host_request(o.host, r.req) != 0)
+		fail_msg("bad_input: request refused");
+	bi_arm();
+	return OPS.execute_tuning(o.host, 21);
+}
+
 static int op_tuning_null(void)
 {
 	bi_arm();
@@ -733,6 +755,10 @@ const struct bi_row bi_rows_host[] = {
 	BI_OP(mmchal_host_core_ops, hw_reset, "NULL ctx", op_hw_reset_null, MMCHAL_EINVAL),
 	BI_OP(mmchal_host_core_ops, hw_reset, "request in flight", op_hw_reset_busy, MMCHAL_EBUSY),
 	BI_OP(mmchal_host_core_ops, execute_tuning, "NULL ctx", op_tuning_null, MMCHAL_EINVAL),
+	BI_OP(mmchal_host_core_ops, execute_tuning, "request in flight", op_tuning_busy,
+	      MMCHAL_EBUSY),
+	BI_OP(mmchal_host_core_ops, init_card, "request in flight", op_init_card_busy,
+	      MMCHAL_EBUSY),
 	BI_OP(mmchal_host_core_ops, enable_sdio_irq, "not live", op_sdio_irq_not_live,
 	      MMCHAL_EINVAL),
 	BI_OP(mmchal_host_core_ops, request_sync, "NULL request", op_sync_null, MMCHAL_EINVAL),

@@ -920,6 +920,42 @@ static int ms_mapped(void)
 	return mmchal_iommu_map_segs(o.dom, o.sg, 1, MMCHAL_DIR_FROM_CARD, o.map, o.out);
 }
 
+/* More segments than the IOVA node pool holds ranges: the mapping fails in
+ * the middle and is unwound, every page mapped so far unmapped again. */
+static int ms_pool_exhausted(void)
+{
+	struct mmchal_iommu_domain *d = BI_NEW(struct mmchal_iommu_domain);
+	struct mmchal_iommu_domain_cfg *c = dom_cfg();
+	struct bi_spy *spy = c->iommu->ctx;
+	enum { N = 64 };
+	struct mmchal_sg *sg = bi_obj(N * sizeof(*sg));
+	struct mmchal_dma_seg *out = bi_obj(N * sizeof(*out));
+	struct mmchal_iommu_mapping *map = BI_NEW(struct mmchal_iommu_mapping);
+	struct mmchal_iommu_domain_stats st;
+	int ret;
+
+	c->node_mem_size = MMCHAL_IOVA_NODE_SIZE;
+	if (mmchal_iommu_domain_init(d, c) != 0)
+		fail_msg("bad_input: domain fixture");
+	for (unsigned int i = 0; i < N; i++) {
+		/* every other page: no two entries share one */
+		sg[i].phys = 0x80000000u + 0x2000u * i;
+		sg[i].len = 4096;
+	}
+	bi_writable(d, sizeof(*d));
+	bi_writable(out, N * sizeof(*out));
+	bi_writable(spy, sizeof(*spy));
+	bi_writable(c->node_mem, c->node_mem_size);
+	bi_arm();
+	ret = mmchal_iommu_map_segs(d, sg, N, MMCHAL_DIR_TO_CARD, map, out);
+	if (mmchal_iommu_domain_get_stats(d, &st) != 0 || st.pages_mapped != 0 ||
+	    st.map_failures != 1 || st.maps != 0 || mmchal_iova_check(&d->iova) != 0 ||
+	    spy->calls[BI_SPY_IOMMU_MAP] != spy->calls[BI_SPY_IOMMU_UNMAP] ||
+	    spy->calls[BI_SPY_IOMMU_MAP] == 0)
+		return 1000;
+	return ret;
+}
+
 static int un_null_dom(void)
 {
 	struct mmchal_iommu_mapping *m = BI_NEW(struct mmchal_iommu_mapping);
@@ -1435,6 +1471,8 @@ const struct bi_row bi_rows_iommu[] = {
 	BI_ROW(mmchal_iommu_map_segs, "entry wraps", ms_wrap, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iommu_map_segs, "domain never initialised", ms_uninit, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iommu_map_segs, "mapping still mapped", ms_mapped, MMCHAL_EBUSY),
+	BI_ROW(mmchal_iommu_map_segs, "64 entries, IOVA nodes for 16", ms_pool_exhausted,
+	       MMCHAL_ENOMEM),
 	BI_ROW(mmchal_iommu_unmap, "NULL domain", un_null_dom, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iommu_unmap, "NULL map", un_null_map, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iommu_unmap, "never mapped", un_never, MMCHAL_EINVAL),
