@@ -48,7 +48,7 @@ static uint64_t round_pow2(uint64_t v)
 
 int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 {
-	size_t nodes, per_size = 0, depth = 0;
+	size_t nodes, depth = 0;
 	uint32_t max = 0;
 
 	if (!v || !cfg || !cfg->node_mem)
@@ -66,6 +66,8 @@ int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 	/* Every check before the first store: a refused configuration leaves
 	 * the caller's object as it was. */
 	if (cfg->cache_mem) {
+		size_t per_size;
+
 		max = cfg->cache_max_pages ? cfg->cache_max_pages
 					   : MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT;
 		if (((uintptr_t)cfg->cache_mem & 7u) != 0 || max > 65535u)
