@@ -78,7 +78,9 @@ struct mmchal_backend_ops {
 	int (*probe)(void *ctx);
 	/** report host and DMA capabilities */
 	int (*get_caps)(void *ctx, struct mmchal_host_caps *host, struct mmchal_dma_caps *dma);
-	/** apply clock, bus width, timing, power and voltage */
+	/** apply clock, bus width, timing, power and voltage; a value outside its enum
+	    (or a bus width other than 1, 4 or 8) is refused with ::MMCHAL_EINVAL before
+	    any register is written */
 	int (*set_ios)(void *ctx, const struct mmchal_ios *ios);
 	/** issue @p xfer's command and arm its data phase */
 	int (*start)(void *ctx, const struct mmchal_xfer *xfer);

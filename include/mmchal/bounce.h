@@ -71,7 +71,8 @@ struct mmchal_bounce_map {
  * @param[in]  cfg  configuration (memory it names must outlive @p b)
  * @retval 0              success
  * @retval MMCHAL_EINVAL  NULL argument or memory, slot size not a power of two, fewer
- *                        slots than @c slots_per_map, or @c meta too small
+ *                        slots than @c slots_per_map, or @c meta too small; @p b is
+ *                        then left as it was
  */
 int mmchal_bounce_init(struct mmchal_bounce *b, const struct mmchal_bounce_cfg *cfg);
 
@@ -80,7 +81,7 @@ int mmchal_bounce_init(struct mmchal_bounce *b, const struct mmchal_bounce_cfg *
  * @param[in]  b     pool, or NULL for "no pool" (present = false)
  * @param[out] caps  capabilities
  * @retval 0              success
- * @retval MMCHAL_EINVAL  @p caps NULL
+ * @retval MMCHAL_EINVAL  @p caps NULL, or @p b never initialised (zeroed)
  */
 int mmchal_bounce_get_caps(const struct mmchal_bounce *b, struct mmchal_bounce_caps *caps);
 
@@ -98,8 +99,8 @@ int mmchal_bounce_get_caps(const struct mmchal_bounce *b, struct mmchal_bounce_c
  * @param[out]    map  mapping record (must not be mapped)
  * @param[out]    out  the one device segment
  * @retval 0              success
- * @retval MMCHAL_EINVAL  NULL argument, @p nsg 0, an entry without CPU address or of
- *                        length 0, or a bad direction
+ * @retval MMCHAL_EINVAL  NULL argument, @p b never initialised (zeroed), @p nsg 0, an
+ *                        entry without CPU address or of length 0, or a bad direction
  * @retval MMCHAL_EBUSY   @p map is still mapped
  * @retval MMCHAL_ERANGE  the list is larger than slot size * slots per mapping
  * @retval MMCHAL_ENOMEM  no run of free slots is long enough (never waits)
@@ -139,7 +140,8 @@ int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *s
  * @param[in]     copy_back  copy the data back (ignored for ::MMCHAL_DIR_TO_CARD); false
  *                           for a failed transfer whose data must be dropped
  * @retval 0                success
- * @retval MMCHAL_EINVAL    NULL argument or @p map never mapped
+ * @retval MMCHAL_EINVAL    NULL argument, @p b never initialised, @p map never mapped,
+ *                          or @p map names slots outside the pool
  * @retval MMCHAL_EALREADY  @p map already released
  */
 int mmchal_bounce_unmap(struct mmchal_bounce *b, struct mmchal_bounce_map *map, bool copy_back);

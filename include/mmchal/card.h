@@ -214,7 +214,8 @@ enum mmchal_erase_kind {
  * @param[in]  cfg   configuration; copied
  * @retval 0              ready for mmchal_card_init()
  * @retval MMCHAL_EINVAL  NULL pointer, an ops table without @c request_sync or
- *                        @c set_ios, no buffer, or a scratch array of 0 entries
+ *                        @c set_ios, no buffer, or a scratch array of 0 entries; @p card
+ *                        is then left as it was
  * @note Any context; no locks.
  */
 int mmchal_card_setup(struct mmchal_card *card, const struct mmchal_card_cfg *cfg);
@@ -254,9 +255,10 @@ int mmchal_card_init(struct mmchal_card *card);
  * @param[in]     sg      buffers; their lengths add up to @p blocks x 512
  * @param[in]     nsg     entries in @p sg
  * @retval 0                 all blocks read
- * @retval MMCHAL_EINVAL     NULL pointer, 0 blocks, empty or zero-length
- *                           entries, lengths not adding up, or a block that
- *                           straddles a gap the host's virt_boundary forbids
+ * @retval MMCHAL_EINVAL     NULL pointer, a card object never set up, 0 blocks,
+ *                           empty or zero-length entries, lengths not adding up, a
+ *                           block that straddles a gap the host's virt_boundary
+ *                           forbids, or a request the host refused (nothing sent)
  * @retval MMCHAL_ERANGE     @p lba + @p blocks is past the end of the card
  * @retval MMCHAL_ENOTSUP    the card has no block access (SDIO)
  * @retval MMCHAL_ENOMEDIUM  no identified card, or it was removed
@@ -302,8 +304,8 @@ int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
  * @param[in]     kind    ::MMCHAL_CARD_ERASE or ::MMCHAL_CARD_DISCARD
  * @retval 0                 done
  * @retval MMCHAL_EROFS      write-protected card
- * @retval MMCHAL_EINVAL     NULL card, 0 blocks, an unknown kind, or an eMMC
- *                           erase range not aligned to ::mmchal_card_info::erase_unit
+ * @retval MMCHAL_EINVAL     NULL card or one never set up, 0 blocks, an unknown kind,
+ *                           or an eMMC erase range not aligned to ::mmchal_card_info::erase_unit
  * @retval MMCHAL_ERANGE     past the end of the card
  * @retval MMCHAL_ENOTSUP    no block access, or an eMMC without discard support
  * @retval MMCHAL_ENOMEDIUM  no identified card, or it was removed
@@ -317,7 +319,7 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
  * @param[in,out] card  card object
  * @retval 0                 present (or the host cannot tell)
  * @retval MMCHAL_ENOMEDIUM  removed; later calls fail until mmchal_card_init()
- * @retval MMCHAL_EINVAL     @p card is NULL
+ * @retval MMCHAL_EINVAL     @p card is NULL or not set up
  */
 int mmchal_card_check_present(struct mmchal_card *card);
 

@@ -186,8 +186,11 @@ struct mmchal_plan_result {
  * @param[in]  data  a data phase that passed mmchal_request_check()
  * @param[out] out   the plan
  * @retval 0              planned
- * @retval MMCHAL_EINVAL  NULL argument, unknown direction, or the plan needs a
- *                        CPU address (PIO, bouncing, or cache maintenance on a
+ * @retval MMCHAL_EINVAL  NULL argument (also @p env->dma), unknown direction, no list
+ *                        (@c sg NULL or @c sg_len 0), an entry of length 0 or wrapping
+ *                        the address space, @p env->seg_table 0, a @p env->cache_line
+ *                        that is not 0 or a power of two, or the plan needs a CPU
+ *                        address (PIO, bouncing, or cache maintenance on a
  *                        non-coherent system) that an entry does not have
  * @note Pure: any context, no lock.
  */
@@ -201,7 +204,8 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
  * @param[in]  env   the host
  * @param[in]  data  validated data phase
  * @param[in]  sum   its summary (::mmchal_req_check_info::sum); NULL or not
- *                   @c valid = computed here
+ *                   @c valid = computed here (and the entries checked, as
+ *                   mmchal_dma_plan() does); a valid summary vouches for the list
  * @param[out] out   the plan
  * @return as mmchal_dma_plan()
  * @note Pure: any context, no lock.
@@ -219,8 +223,9 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
  * @param[in]  why   the obstacle
  * @param[out] out   the plan
  * @retval 0              planned
- * @retval MMCHAL_EINVAL  NULL argument, @p why out of range, or an entry without
- *                        a CPU address
+ * @retval MMCHAL_EINVAL  NULL argument (also @p env->dma), unknown direction, no list,
+ *                        @p why out of range, a @p env->cache_line that is not 0 or a
+ *                        power of two, or an entry without a CPU address
  * @note Pure: any context, no lock.
  */
 int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
@@ -235,8 +240,9 @@ int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmc
  * @param[in] segs    mapped segments
  * @param[in] nsegs   entries in @p segs
  * @param[in] merged  the mapping was meant to be one segment
- * @param[out] index  first offending segment; may be NULL
- * @return true when the engine can take the segments
+ * @param[out] index  first offending segment; may be NULL (0 for the argument checks)
+ * @return true when the engine can take the segments; false for NULL @p caps or
+ *         @p segs, 0 or more than @c max_segs segments, or @p merged with more than one
  * @note Pure: any context, no lock.
  */
 bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,

@@ -228,7 +228,9 @@ int mmchal_dt_parse_revision(const char *text, uint8_t *major, uint8_t *minor);
  * @param[out] nodes   results, in tree order; may be NULL when @p max is 0
  * @param[in]  max     entries available at @p nodes
  * @param[out] nfound  SDHI nodes in the tree (also those that did not fit)
- * @retval 0              success; @p nodes[0 .. *nfound - 1] are filled
+ * @retval 0              success; @p nodes[0 .. *nfound - 1] are filled (*nfound is
+ *                        untouched when a NULL argument is refused, and 0 after any
+ *                        other error but ::MMCHAL_ENOSPC)
  * @retval MMCHAL_EINVAL  @p blob or @p nfound NULL, @p nodes NULL with
  *                        @p max > 0, or a malformed @c opts->soc_revision
  * @retval MMCHAL_EPROTO  the blob is malformed (see mmchal_dt_check())

@@ -133,8 +133,9 @@ struct mmchal_iommu_mapping {
  * @retval 0              success
  * @retval MMCHAL_EINVAL  NULL argument, IOMMU ops incomplete, caps not present or
  *                        inconsistent (page size not a power of two of at least 512,
- *                        merge boundary neither 0 nor page size - 1, aperture empty), or
- *                        node memory too small
+ *                        merge boundary neither 0 nor page size - 1, aperture empty, or
+ *                        out of reach of @c addr_bits), or node or cache memory missing,
+ *                        misaligned or too small; @p dom is then left as it was
  * @retval other          the error returned by the IOMMU's @c get_caps
  * @note Calls @c get_caps; no lock.
  */
@@ -146,7 +147,7 @@ int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
  * @param[in]  dom   domain
  * @param[out] caps  caps
  * @retval 0              success
- * @retval MMCHAL_EINVAL  NULL argument
+ * @retval MMCHAL_EINVAL  NULL argument, or @p dom never initialised (zeroed)
  */
 int mmchal_iommu_domain_get_caps(const struct mmchal_iommu_domain *dom,
 				 struct mmchal_iommu_caps *caps);
@@ -156,7 +157,7 @@ int mmchal_iommu_domain_get_caps(const struct mmchal_iommu_domain *dom,
  * @param[in]  dom  domain
  * @param[out] st   counters
  * @retval 0              success
- * @retval MMCHAL_EINVAL  NULL argument
+ * @retval MMCHAL_EINVAL  NULL argument, or @p dom never initialised (zeroed)
  */
 int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
 				  struct mmchal_iommu_domain_stats *st);
@@ -180,8 +181,8 @@ int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
  * @param[out]    out   the one device segment
  * @param[out]    info  merge details; may be NULL
  * @retval 0               success
- * @retval MMCHAL_EINVAL   NULL argument, bad direction, or the list is not mergeable
- *                         (the reason is in @p info)
+ * @retval MMCHAL_EINVAL   NULL argument, @p dom never initialised, bad direction, or the
+ *                         list is not mergeable (the reason is in @p info)
  * @retval MMCHAL_EBUSY    @p map is still mapped
  * @retval MMCHAL_ENOMEM   no IOVA space or no tree node
  * @retval MMCHAL_EFAULT   the mapped result is not one contiguous segment
@@ -208,8 +209,8 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
  * @param[out]    map  the mapping record (must not be mapped)
  * @param[out]    out  @p nsg device segments
  * @retval 0               success
- * @retval MMCHAL_EINVAL   NULL argument, @p nsg 0, bad direction, a zero-length or
- *                         wrapping entry
+ * @retval MMCHAL_EINVAL   NULL argument, @p dom never initialised, @p nsg 0, bad
+ *                         direction, a zero-length or wrapping entry
  * @retval MMCHAL_EBUSY    @p map is still mapped
  * @retval MMCHAL_ENOMEM   no IOVA space or no tree node
  * @retval other           the error returned by the IOMMU's @c map or @c flush (unwound;
@@ -231,7 +232,8 @@ int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_s
  * @param[in,out] dom  domain
  * @param[in,out] map  the mapping
  * @retval 0                success
- * @retval MMCHAL_EINVAL    NULL argument, or @p map was never mapped
+ * @retval MMCHAL_EINVAL    NULL argument, @p dom never initialised, or @p map was never
+ *                          mapped
  * @retval MMCHAL_EALREADY  @p map was already unmapped
  * @retval MMCHAL_ENOENT    a segment's address is not a live IOVA range of this domain
  * @retval other            the error returned by the IOMMU's @c unmap or @c flush (a

@@ -122,7 +122,8 @@ struct mmchal_iova_node;
 
 /**
  * @brief An allocator. The caller owns it; every field is private and is
- *        set up by mmchal_iova_init().
+ *        set up by mmchal_iova_init(). A zeroed allocator is "never
+ *        initialised": every function refuses it with ::MMCHAL_EINVAL.
  */
 struct mmchal_iova {
 	struct mmchal_iova_node *root; /**< private: tree root, NULL when empty */
@@ -163,7 +164,8 @@ struct mmchal_iova {
  * @retval MMCHAL_EINVAL  NULL argument, aperture start 0 or above its end or end above
  *                        ::MMCHAL_IOVA_PFN_MAX, node memory missing, misaligned or smaller
  *                        than one node, cache memory misaligned or too small for one range
- *                        per size, or @c cache_max_pages above 65 535
+ *                        per size, or @c cache_max_pages above 65 535; @p iova is
+ *                        then left as it was
  * @note Any context; no lock.
  */
 int mmchal_iova_init(struct mmchal_iova *iova, const struct mmchal_iova_cfg *cfg);
@@ -178,9 +180,9 @@ int mmchal_iova_init(struct mmchal_iova *iova, const struct mmchal_iova_cfg *cfg
  * @param[in]     size_aligned  align the start to @p npages rounded up to a power of two
  * @param[out]    start         first page of the range
  * @retval 0              success
- * @retval MMCHAL_EINVAL  NULL argument or @p npages 0
+ * @retval MMCHAL_EINVAL  NULL argument, @p iova never initialised (zeroed), or @p npages 0
  * @retval MMCHAL_ERANGE  @p limit below the aperture start, or @p npages larger than the
- *                        aperture
+ *                        aperture (also with @p size_aligned, whatever @p npages)
  * @retval MMCHAL_ENOMEM  no free space fits, or the node pool is exhausted (nothing changed)
  * @note O(log n) worst case; takes no lock.
  */
@@ -193,8 +195,9 @@ int mmchal_iova_alloc(struct mmchal_iova *iova, uint64_t npages, uint64_t limit,
  * @param[in,out] iova   allocator
  * @param[in]     start  first page of a range returned by mmchal_iova_alloc()
  * @retval 0                success
- * @retval MMCHAL_EINVAL    @p iova NULL
- * @retval MMCHAL_ENOENT    no live range starts at @p start
+ * @retval MMCHAL_EINVAL    @p iova NULL or never initialised
+ * @retval MMCHAL_ENOENT    no live range starts at @p start (only the visit counters
+ *                          of ::mmchal_iova_stats change)
  * @retval MMCHAL_EALREADY  the range was already given back through mmchal_iova_free_cached()
  * @note O(log n) worst case (plus a scan of one cache bin); never allocates a node.
  */
@@ -208,7 +211,7 @@ int mmchal_iova_free(struct mmchal_iova *iova, uint64_t start);
  * @param[out] start   first page of the range; may be NULL
  * @param[out] npages  pages of the range; may be NULL
  * @retval 0              found
- * @retval MMCHAL_EINVAL  @p iova NULL
+ * @retval MMCHAL_EINVAL  @p iova NULL or never initialised
  * @retval MMCHAL_ENOENT  @p pfn is in no live range
  * @note O(log n); takes no lock.
  */
@@ -248,7 +251,8 @@ int mmchal_iova_alloc_cached(struct mmchal_iova *iova, uint64_t npages, uint64_t
  * @param[in]     start   first page, as returned by an allocation
  * @param[in]     npages  the size that was allocated
  * @retval 0                success
- * @retval MMCHAL_EINVAL    @p iova NULL, @p npages 0, the range outside the aperture, or
+ * @retval MMCHAL_EINVAL    @p iova NULL or never initialised, @p npages 0, the range
+ *                          outside the aperture, or
  *                          (when checked) a live range of another size at @p start
  * @retval MMCHAL_ENOENT    (when checked or freed in the tree) no live range at @p start
  * @retval MMCHAL_EALREADY  the range is already in the cache (detected among the two most
@@ -261,7 +265,7 @@ int mmchal_iova_free_cached(struct mmchal_iova *iova, uint64_t start, uint64_t n
  * @brief Free every cached range in the tree and empty the cache.
  * @param[in,out] iova  allocator
  * @retval 0              success
- * @retval MMCHAL_EINVAL  @p iova NULL
+ * @retval MMCHAL_EINVAL  @p iova NULL or never initialised
  * @note O(c log n) for c cached ranges; takes no lock.
  */
 int mmchal_iova_cache_flush(struct mmchal_iova *iova);
@@ -271,7 +275,7 @@ int mmchal_iova_cache_flush(struct mmchal_iova *iova);
  * @param[in]  iova  allocator
  * @param[out] st    counters
  * @retval 0              success
- * @retval MMCHAL_EINVAL  NULL argument
+ * @retval MMCHAL_EINVAL  NULL argument, or @p iova never initialised
  */
 int mmchal_iova_get_stats(const struct mmchal_iova *iova, struct mmchal_iova_stats *st);
 
@@ -279,7 +283,7 @@ int mmchal_iova_get_stats(const struct mmchal_iova *iova, struct mmchal_iova_sta
  * @brief Reset the visit maximum and the cache hit/miss and failure counters.
  * @param[in,out] iova  allocator
  * @retval 0              success
- * @retval MMCHAL_EINVAL  @p iova NULL
+ * @retval MMCHAL_EINVAL  @p iova NULL or never initialised
  */
 int mmchal_iova_reset_stats(struct mmchal_iova *iova);
 
@@ -291,7 +295,7 @@ int mmchal_iova_reset_stats(struct mmchal_iova *iova);
  *
  * @param[in] iova  allocator
  * @retval 0              all invariants hold
- * @retval MMCHAL_EINVAL  @p iova NULL
+ * @retval MMCHAL_EINVAL  @p iova NULL or never initialised
  * @retval MMCHAL_EPROTO  an invariant is broken (a bug, or memory corruption)
  * @note O(n); for tests, benchmarks and debugging. Takes no lock.
  */
@@ -300,6 +304,7 @@ int mmchal_iova_check(const struct mmchal_iova *iova);
 /**
  * @brief Bytes of one tree node (the value of ::MMCHAL_IOVA_NODE_SIZE).
  * @return the node size
+ * @note Takes no input; cannot fail.
  */
 size_t mmchal_iova_node_size(void);
 

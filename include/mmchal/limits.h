@@ -163,8 +163,9 @@ struct mmchal_limits {
  * @retval 0               success
  * @retval MMCHAL_EINVAL   a NULL pointer, an unknown enum value, or inconsistent
  *                         capabilities: an engine chaining 0 segments or with a
- *                         0-byte largest segment, a non-power-of-two alignment,
- *                         granule, page or slot size, a merge boundary that is
+ *                         0-byte largest segment or more than 64 address bits, a
+ *                         non-power-of-two alignment, granule, page or slot
+ *                         size, a merge boundary that is
  *                         not page_size - 1, IOMMU or bounce fields set while
  *                         the unit is absent, a block counter width other than
  *                         16 or 32, an IOMMU aperture with end < start, a

@@ -337,9 +337,11 @@ extern const struct mmchal_backend_ops mmchal_mock_ops;
  * @param[in]  cfg  configuration, copied; the image and the log it names must outlive @p m
  * @retval 0              success
  * @retval MMCHAL_EINVAL  NULL argument, unknown card type, image missing or of a size
- *                        the card type cannot describe, a log ring of length 0, a DMA
- *                        engine declared with 0 segments or a 0 segment size, or an SDIO
- *                        function count above 7
+ *                        the card type cannot describe, a log ring of length 0, an unknown
+ *                        DMA kind or a DMA engine declared with 0 segments, a 0 segment
+ *                        size or a non-power-of-two alignment or granule, an SDIO
+ *                        function count above 7, a positive @c illegal_error or an SDIO
+ *                        block size above 2048; @p m is then left as it was
  * @note Any context; no lock.
  */
 int mmchal_mock_init(struct mmchal_mock *m, const struct mmchal_mock_cfg *cfg);
@@ -359,7 +361,7 @@ int mmchal_mock_backend(struct mmchal_mock *m, struct mmchal_backend *be);
  * In manual mode this is the only way a phase completes; one trigger completes
  * one phase (command, data, busy) or, when no transfer is in flight, the next
  * transfer's first phase.
- * @param[in,out] m  mock
+ * @param[in,out] m  mock; NULL is ignored
  * @note Any context, any thread (an atomic store).
  */
 void mmchal_mock_trigger(struct mmchal_mock *m);
@@ -367,20 +369,21 @@ void mmchal_mock_trigger(struct mmchal_mock *m);
 /**
  * @brief Whether the next @c handle_irq call would report an event.
  * @param[in] m  mock
- * @return true when a phase completes, the card changed or an SDIO interrupt waits
+ * @return true when a phase completes, the card changed or an SDIO interrupt waits;
+ *         false for NULL
  */
 bool mmchal_mock_irq_pending(const struct mmchal_mock *m);
 
 /**
  * @brief Whether a transfer is in flight (started, not completed, not aborted).
  * @param[in] m  mock
- * @return true while a transfer is in flight
+ * @return true while a transfer is in flight; false for NULL
  */
 bool mmchal_mock_busy(const struct mmchal_mock *m);
 
 /**
  * @brief Change the latencies (see ::mmchal_mock_cfg); applies from the next phase.
- * @param[in,out] m       mock
+ * @param[in,out] m       mock; NULL is ignored
  * @param[in]     cmd     ::mmchal_mock_cfg::cmd_latency
  * @param[in]     data    ::mmchal_mock_cfg::data_latency
  * @param[in]     busy    ::mmchal_mock_cfg::busy_latency
@@ -440,7 +443,7 @@ int mmchal_mock_fail_op(struct mmchal_mock *m, enum mmchal_mock_op op, int error
  * ::MMCHAL_ENOMEDIUM at the next @c handle_irq, which also reports
  * MMCHAL_EV_CARD_CHANGE, and so do every later command. Insertion: a fresh
  * card in idle state (the image is kept), MMCHAL_EV_CARD_CHANGE.
- * @param[in,out] m        mock
+ * @param[in,out] m        mock; NULL is ignored
  * @param[in]     present  true to insert, false to remove
  * @note Any context, any thread (an atomic store).
  */
@@ -451,7 +454,7 @@ void mmchal_mock_set_present(struct mmchal_mock *m, bool present);
  *
  * The card stays in prg state; @c card_busy returns 1 and no
  * MMCHAL_EV_BUSY_DONE comes. Clearing lets the busy period end normally.
- * @param[in,out] m      mock
+ * @param[in,out] m      mock; NULL is ignored
  * @param[in]     stuck  true: busy never ends
  */
 void mmchal_mock_set_busy_stuck(struct mmchal_mock *m, bool stuck);
@@ -459,14 +462,14 @@ void mmchal_mock_set_busy_stuck(struct mmchal_mock *m, bool stuck);
 /**
  * @brief Write-protect the card: @c get_ro returns 1, the CSD has TMP_WRITE_PROTECT,
  *        writes are refused with WP_VIOLATION and erases with WP_ERASE_SKIP.
- * @param[in,out] m   mock
+ * @param[in,out] m   mock; NULL is ignored
  * @param[in]     ro  true to protect
  */
 void mmchal_mock_set_write_protect(struct mmchal_mock *m, bool ro);
 
 /**
  * @brief Clear every fault switch (commands, data, ops, stuck busy; not presence or WP).
- * @param[in,out] m  mock
+ * @param[in,out] m  mock; NULL is ignored
  */
 void mmchal_mock_clear_faults(struct mmchal_mock *m);
 
@@ -508,14 +511,14 @@ int mmchal_mock_status(const struct mmchal_mock *m, struct mmchal_mock_status *s
 /**
  * @brief Counters since mmchal_mock_init().
  * @param[in] m  mock
- * @return the counters (never NULL for a non-NULL @p m)
+ * @return the counters (never NULL for a non-NULL @p m); NULL for NULL
  */
 const struct mmchal_mock_stats *mmchal_mock_stats(const struct mmchal_mock *m);
 
 /**
  * @brief Entries in the log (at most ::mmchal_mock_cfg::log_len).
  * @param[in] m  mock
- * @return entries kept; the oldest are overwritten once the ring is full
+ * @return entries kept; the oldest are overwritten once the ring is full; 0 for NULL
  */
 uint32_t mmchal_mock_log_count(const struct mmchal_mock *m);
 
@@ -523,20 +526,20 @@ uint32_t mmchal_mock_log_count(const struct mmchal_mock *m);
  * @brief One log entry.
  * @param[in] m  mock
  * @param[in] i  0 = the oldest kept entry ... count - 1 = the newest
- * @return the entry, or NULL when @p i is beyond the count
+ * @return the entry, or NULL when @p m is NULL or @p i is beyond the count
  */
 const struct mmchal_mock_log_entry *mmchal_mock_log_get(const struct mmchal_mock *m, uint32_t i);
 
 /**
  * @brief The newest log entry.
  * @param[in] m  mock
- * @return the entry, or NULL when the log is empty
+ * @return the entry, or NULL when @p m is NULL or the log is empty
  */
 const struct mmchal_mock_log_entry *mmchal_mock_log_last(const struct mmchal_mock *m);
 
 /**
  * @brief Empty the log (the sequence numbers go on).
- * @param[in,out] m  mock
+ * @param[in,out] m  mock; NULL is ignored
  */
 void mmchal_mock_log_clear(struct mmchal_mock *m);
 

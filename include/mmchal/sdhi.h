@@ -142,7 +142,7 @@ enum mmchal_sdhi_rev {
  * ::MMCHAL_SDHI_F_ONE_RX_ONLY (Linux gen3_soc_whitelist). Others: none.
  *
  * @param[in] rev  revision
- * @return MMCHAL_SDHI_F_* bits to OR into the entry's flags
+ * @return MMCHAL_SDHI_F_* bits to OR into the entry's flags; 0 for an unknown value
  * @note Any context.
  */
 uint32_t mmchal_sdhi_rev_flags(enum mmchal_sdhi_rev rev);
@@ -274,7 +274,9 @@ struct mmchal_sdhi {
  * @retval 0               success
  * @retval MMCHAL_EINVAL   NULL argument, a bus accessor that fails mmchal_bus_check(),
  *                         no SoC entry, zero @c clk_hz, a @c port_width not 0/2/4/8,
- *                         or the SoC entry is not an internal-DMAC one
+ *                         a @c port that fails mmchal_port_check(), an unknown @c rev,
+ *                         or the SoC entry is not an internal-DMAC one; @p sdhi and
+ *                         @p out are then left as they were
  * @note Before the host is live; takes no lock.
  */
 int mmchal_sdhi_idmac_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
@@ -315,6 +317,7 @@ int mmchal_sdhi_pio_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg 
  * @param[in]  cfg   configuration (copied)
  * @param[out] out   the backend
  * @return as the init function it chose
+ * @retval MMCHAL_EINVAL   also: NULL @p cfg, no SoC entry, or an unknown SoC kind
  * @retval MMCHAL_ENOTSUP  the chosen backend is not built into this library
  * @note Before the host is live; takes no lock.
  */

@@ -206,6 +206,11 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	}
 	if (err == MMCHAL_ENOMEDIUM || card->removed)
 		return err;
+	/* Refused before anything was sent (EINVAL with no command failed,
+	 * host_core.h): the card is where it was, and recovery would send
+	 * commands for a request that never reached it. */
+	if (err == MMCHAL_EINVAL && !sbc.error && !cmd.error && !stop.error)
+		return err;
 	recover(card);
 	if (write && card->info.type == MMCHAL_CARD_SD) {
 		uint32_t n;

@@ -34,6 +34,12 @@ static enum mmchal_req_check check_cmd(const struct mmchal_cmd *cmd)
 	return MMCHAL_REQ_OK;
 }
 
+/* A cache line size the planner can align to: 0 (coherent) or a power of two. */
+static bool line_ok(uint32_t line)
+{
+	return (line & (line - 1u)) == 0;
+}
+
 /* Does [phys, phys + len) cross a boundary mask (2^k - 1)? */
 static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
 {
@@ -306,7 +312,7 @@ int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmc
 			     enum mmchal_plan_reason why, struct mmchal_plan_result *out)
 {
 	if (!env || !env->dma || !data || !out || (unsigned)why >= MMCHAL_PR_COUNT ||
-	    !dir_ok(data->dir) || !data->sg || data->sg_len == 0)
+	    !dir_ok(data->dir) || !data->sg || data->sg_len == 0 || !line_ok(env->cache_line))
 		return MMCHAL_EINVAL;
 	out->index = 0;
 	out->merge = MMCHAL_MERGE_NO_IOMMU;
@@ -350,9 +356,18 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 	struct mmchal_sg_summary tmp;
 
 	if (!env || !env->dma || !data || !out || !dir_ok(data->dir) || !data->sg ||
-	    data->sg_len == 0 || env->seg_table == 0)
+	    data->sg_len == 0 || env->seg_table == 0 || !line_ok(env->cache_line))
 		return MMCHAL_EINVAL;
 	if (!sum || !sum->valid) {
+		/* No summary from mmchal_request_check(): the entries the planner
+		 * relies on (non-empty, not wrapping) are checked here, or a
+		 * wrapping entry would be planned as a DMA segment. */
+		for (uint32_t i = 0; i < data->sg_len; i++) {
+			const struct mmchal_sg *e = &data->sg[i];
+
+			if (e->len == 0 || e->phys > UINT64_MAX - (e->len - 1u))
+				return MMCHAL_EINVAL;
+		}
 		summary_of(data, &tmp);
 		sum = &tmp;
 	}

@@ -53,6 +53,8 @@ int mmchal_bounce_get_caps(const struct mmchal_bounce *b, struct mmchal_bounce_c
 {
 	if (!caps)
 		return MMCHAL_EINVAL;
+	if (b && b->slot_size == 0)
+		return MMCHAL_EINVAL; /* never set up */
 	memset(caps, 0, sizeof(*caps));
 	if (!b)
 		return 0;
@@ -133,7 +135,8 @@ int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *s
 	uint64_t total = 0;
 	uint32_t n, first;
 
-	if (!b || !sg || nsg == 0 || !map || !out)
+	/* slot_size 0: a pool mmchal_bounce_init() never set up */
+	if (!b || b->slot_size == 0 || !sg || nsg == 0 || !map || !out)
 		return MMCHAL_EINVAL;
 	if (align == 0)
 		align = 1u;

@@ -19,10 +19,17 @@
 #define MAP_MAPPED   0x4d415044u /* "MAPD" */
 #define MAP_UNMAPPED 0x554e4d50u /* "UNMP" */
 
+/* A domain mmchal_iommu_domain_init() set up (a zeroed one has no ops). */
+static bool ready(const struct mmchal_iommu_domain *dom)
+{
+	return dom && dom->iommu.ops && dom->page_shift != 0;
+}
+
 int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
 			     const struct mmchal_iommu_domain_cfg *cfg)
 {
 	struct mmchal_iova_cfg icfg;
+	struct mmchal_iova iova;
 	struct mmchal_iommu_caps caps;
 	uint64_t ap_end, first, last, dev_max;
 	uint32_t shift = 0;
@@ -73,10 +80,13 @@ int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
 	icfg.node_mem_size = cfg->node_mem_size;
 	icfg.cache_mem = cfg->cache_mem;
 	icfg.cache_mem_size = cfg->cache_mem_size;
-	memset(dom, 0, sizeof(*dom));
-	ret = mmchal_iova_init(&dom->iova, &icfg);
+	/* The allocator is set up aside first: a refused node or cache memory
+	 * leaves the caller's domain as it was. It holds no pointer to itself. */
+	ret = mmchal_iova_init(&iova, &icfg);
 	if (ret)
 		return ret;
+	memset(dom, 0, sizeof(*dom));
+	dom->iova = iova;
 	dom->iommu = *cfg->iommu;
 	dom->caps = caps;
 	dom->page_shift = shift;
@@ -87,7 +97,7 @@ int mmchal_iommu_domain_init(struct mmchal_iommu_domain *dom,
 int mmchal_iommu_domain_get_caps(const struct mmchal_iommu_domain *dom,
 				 struct mmchal_iommu_caps *caps)
 {
-	if (!dom || !caps)
+	if (!ready(dom) || !caps)
 		return MMCHAL_EINVAL;
 	*caps = dom->caps;
 	return 0;
@@ -96,7 +106,7 @@ int mmchal_iommu_domain_get_caps(const struct mmchal_iommu_domain *dom,
 int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
 				  struct mmchal_iommu_domain_stats *st)
 {
-	if (!dom || !st)
+	if (!ready(dom) || !st)
 		return MMCHAL_EINVAL;
 	*st = dom->st;
 	return 0;
@@ -166,7 +176,7 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 	uint32_t i;
 	int ret;
 
-	if (!dom || !map || !out || !dir_ok(dir))
+	if (!ready(dom) || !map || !out || !dir_ok(dir))
 		return MMCHAL_EINVAL;
 	if (map->state == MAP_MAPPED)
 		return MMCHAL_EBUSY;
@@ -238,7 +248,7 @@ int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_s
 	uint32_t i, j;
 	int ret = 0;
 
-	if (!dom || !sg || nsg == 0 || !map || !out || !dir_ok(dir))
+	if (!ready(dom) || !sg || nsg == 0 || !map || !out || !dir_ok(dir))
 		return MMCHAL_EINVAL;
 	if (map->state == MAP_MAPPED)
 		return MMCHAL_EBUSY;
@@ -294,7 +304,7 @@ int mmchal_iommu_unmap(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapp
 	int first = 0;
 	uint32_t i;
 
-	if (!dom || !map)
+	if (!ready(dom) || !map)
 		return MMCHAL_EINVAL;
 	if (map->state == MAP_UNMAPPED)
 		return MMCHAL_EALREADY;

@@ -48,7 +48,8 @@ static uint64_t round_pow2(uint64_t v)
 
 int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 {
-	size_t nodes;
+	size_t nodes, depth = 0;
+	uint32_t max = 0;
 
 	if (!v || !cfg || !cfg->node_mem)
 		return MMCHAL_EINVAL;
@@ -62,12 +63,13 @@ int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 		return MMCHAL_EINVAL;
 	if (nodes > UINT32_MAX)
 		nodes = UINT32_MAX;
-	memset(v, 0, sizeof(*v));
+	/* Every check before the first store: a refused configuration leaves
+	 * the caller's object as it was. */
 	if (cfg->cache_mem) {
-		uint32_t max = cfg->cache_max_pages ? cfg->cache_max_pages
-						    : MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT;
-		size_t per_size, depth;
+		size_t per_size;
 
+		max = cfg->cache_max_pages ? cfg->cache_max_pages
+					   : MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT;
 		if (((uintptr_t)cfg->cache_mem & 7u) != 0 || max > 65535u)
 			return MMCHAL_EINVAL;
 		per_size = cfg->cache_mem_size / max / sizeof(uint64_t);
@@ -78,6 +80,9 @@ int mmchal_iova_init(struct mmchal_iova *v, const struct mmchal_iova_cfg *cfg)
 			depth = 65535u;
 		if (depth + 1u > per_size)
 			return MMCHAL_EINVAL;
+	}
+	memset(v, 0, sizeof(*v));
+	if (cfg->cache_mem) {
 		v->cache = cfg->cache_mem;
 		v->cache_max = max;
 		v->cache_fast_max = (cfg->flags & MMCHAL_IOVA_F_CHECK_CACHED) ? 0 : max;
@@ -308,6 +313,9 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		return MMCHAL_ERANGE;
 	if (limit > v->ap_end)
 		limit = v->ap_end;
+	/* before the round-up, which would overflow above 2^63 pages */
+	if (npages > v->ap_end - v->ap_start + 1u)
+		return MMCHAL_ERANGE;
 	r.size = npages;
 	r.aligned = size_aligned && npages > 1u;
 	r.blk = r.aligned ? round_pow2(npages) : npages;
@@ -388,7 +396,7 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 int mmchal_iova_alloc(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
 		      uint64_t *start)
 {
-	if (!v || !start || npages == 0)
+	if (!iova_ready_(v) || !start || npages == 0)
 		return MMCHAL_EINVAL;
 	return iova_tree_alloc_(v, npages, limit, size_aligned, start);
 }
@@ -483,7 +491,7 @@ int mmchal_iova_free(struct mmchal_iova *v, uint64_t start)
 {
 	uint64_t npages = 0;
 
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	return iova_tree_free_(v, start, &npages);
 }
@@ -493,7 +501,7 @@ int mmchal_iova_find(const struct mmchal_iova *v, uint64_t pfn, uint64_t *start,
 	const iova_node_ *nd;
 	unsigned int i, c = 0;
 
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	if (!v->root)
 		return MMCHAL_ENOENT;
@@ -514,7 +522,7 @@ int mmchal_iova_find(const struct mmchal_iova *v, uint64_t pfn, uint64_t *start,
 
 int mmchal_iova_get_stats(const struct mmchal_iova *v, struct mmchal_iova_stats *st)
 {
-	if (!v || !st)
+	if (!iova_ready_(v) || !st)
 		return MMCHAL_EINVAL;
 	*st = v->st;
 	st->height = v->height;
@@ -524,7 +532,7 @@ int mmchal_iova_get_stats(const struct mmchal_iova *v, struct mmchal_iova_stats 
 
 int mmchal_iova_reset_stats(struct mmchal_iova *v)
 {
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	v->st.max_visits = 0;
 	v->st.cache_hits = 0;

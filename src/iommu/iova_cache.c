@@ -119,7 +119,7 @@ int mmchal_iova_alloc_cached(struct mmchal_iova *v, uint64_t npages, uint64_t li
 {
 	uint64_t *bin, cnt, x, mask;
 
-	if (!v || !start)
+	if (!iova_ready_(v) || !start)
 		return MMCHAL_EINVAL;
 	/* One test for npages 0 (wraps) and above the cached sizes
 	 * (cache_max is 0 without a cache). */
@@ -144,7 +144,7 @@ int mmchal_iova_free_cached(struct mmchal_iova *v, uint64_t start, uint64_t npag
 {
 	uint64_t *bin, cnt;
 
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	/* npages 0 wraps npages - 1 and fails the last test. */
 	if (start < v->ap_start || start > v->ap_end || npages - 1u > v->ap_end - start)
@@ -167,7 +167,7 @@ int mmchal_iova_free_cached(struct mmchal_iova *v, uint64_t start, uint64_t npag
 
 int mmchal_iova_cache_flush(struct mmchal_iova *v)
 {
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	if (!v->cache)
 		return 0;

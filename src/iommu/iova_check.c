@@ -172,7 +172,7 @@ int mmchal_iova_check(const struct mmchal_iova *v)
 	const iova_node_ *nd;
 	int ret;
 
-	if (!v)
+	if (!iova_ready_(v))
 		return MMCHAL_EINVAL;
 	for (nd = v->free; nd; nd = nd->child[0]) {
 		if (++free_nodes > v->st.nodes_total)

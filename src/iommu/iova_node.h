@@ -129,4 +129,11 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 void iova_pend_flush_(struct mmchal_iova *v);
 bool iova_cache_holds_(const struct mmchal_iova *v, uint64_t start, uint64_t npages);
 
+/* An allocator that mmchal_iova_init() set up: its aperture never starts at
+ * page 0, so a zeroed (never initialised) object is told apart. */
+static inline bool iova_ready_(const struct mmchal_iova *v)
+{
+	return v && v->ap_start != 0;
+}
+
 #endif /* MMCHAL_IOMMU_IOVA_NODE_H */

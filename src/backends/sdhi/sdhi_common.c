@@ -345,7 +345,9 @@ int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
 	if (ios->bus_width != MMCHAL_BUS_WIDTH_1 && ios->bus_width != MMCHAL_BUS_WIDTH_4 &&
 	    ios->bus_width != MMCHAL_BUS_WIDTH_8)
 		return MMCHAL_EINVAL;
-	if ((unsigned int)ios->timing > MMCHAL_TIMING_MMC_HS400)
+	if ((unsigned int)ios->timing > MMCHAL_TIMING_MMC_HS400 ||
+	    (unsigned int)ios->power_mode > MMCHAL_POWER_ON ||
+	    (unsigned int)ios->signal_voltage > MMCHAL_SIGNAL_120)
 		return MMCHAL_EINVAL;
 	if (ios->timing == MMCHAL_TIMING_MMC_HS400 && !(s->flags & MMCHAL_SDHI_F_HS400))
 		return MMCHAL_ENOTSUP;
