@@ -374,8 +374,8 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
 	return mmchal_dma_plan_checked_(env, data, sum, out);
 }
 
-int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
-			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
+static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+		     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
 {
 	const struct mmchal_dma_dir_caps *c;
 	bool iommu, noncoherent;
@@ -433,6 +433,19 @@ int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmc
 	else
 		out->reason = MMCHAL_PR_DIRECT_IOMMU;
 	return 0;
+}
+
+/* The plan, written to @p out only when there is one: a refused list
+ * (EINVAL) leaves the caller's result as it was. */
+int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
+{
+	struct mmchal_plan_result r = *out;
+	int err = plan_into(env, data, sum, &r);
+
+	if (err == 0)
+		*out = r;
+	return err;
 }
 
 /* The exact per-segment test of mmchal_dma_check_mapped(): the first bad one. */

@@ -205,9 +205,19 @@ static int do_set_ios(struct mmchal_host *h, void *arg)
 	return h->be.ops->set_ios(h->be.ctx, arg);
 }
 
+/* Every field of @p ios inside its enum (types.h); the backend never sees another value. */
+static bool ios_ok(const struct mmchal_ios *ios)
+{
+	return (ios->bus_width == MMCHAL_BUS_WIDTH_1 || ios->bus_width == MMCHAL_BUS_WIDTH_4 ||
+		ios->bus_width == MMCHAL_BUS_WIDTH_8) &&
+	       (unsigned)ios->timing <= (unsigned)MMCHAL_TIMING_MMC_HS400 &&
+	       (unsigned)ios->power_mode <= (unsigned)MMCHAL_POWER_ON &&
+	       (unsigned)ios->signal_voltage <= (unsigned)MMCHAL_SIGNAL_120;
+}
+
 static int op_set_ios(void *ctx, const struct mmchal_ios *ios)
 {
-	if (!ios)
+	if (!ios || !ios_ok(ios))
 		return MMCHAL_EINVAL;
 	/* The callee takes a const pointer; the cast only passes it through. */
 	return locked_call(live(ctx), true, do_set_ios, (void *)(uintptr_t)ios);
@@ -253,6 +263,9 @@ static int do_tuning(struct mmchal_host *h, void *arg)
 
 static int op_execute_tuning(void *ctx, uint32_t opcode)
 {
+	/* the tuning blocks: SD CMD19, eMMC CMD21 (PROTOCOL.md) */
+	if (opcode != 19u && opcode != 21u)
+		return MMCHAL_EINVAL;
 	return locked_call(live(ctx), true, do_tuning, &opcode);
 }
 

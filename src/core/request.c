@@ -1108,7 +1108,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	mmchal_irqflags_t f;
 	int err;
 
-	if (!host_live_(h) || !req)
+	if (!host_live_(h) || !req || !req->cmd)
 		return MMCHAL_EINVAL;
 	/* 1. Claim the host: one request in flight, a second changes nothing. */
 	f = host_lock_(h);
@@ -1190,7 +1190,7 @@ int mmchal_host_request_sync(struct mmchal_host *h, struct mmchal_request *req, 
 	bool done;
 	int err;
 
-	if (!host_live_(h) || !req)
+	if (!host_live_(h) || !req || !req->cmd)
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
 	seq = h->done_seq;

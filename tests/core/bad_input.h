@@ -124,8 +124,8 @@ extern const struct bi_row bi_rows_backends[];
 extern const size_t bi_nrows_backends;
 extern const struct bi_row bi_rows_dt[];
 extern const size_t bi_nrows_dt;
-/* Rows that wait for a library fix (bad_input_pending.c, not registered). */
-extern const struct bi_row bi_rows_pending[];
-extern const size_t bi_nrows_pending;
+/* The request entries' command and the host ops' value checks (bad_input_request.c). */
+extern const struct bi_row bi_rows_request[];
+extern const size_t bi_nrows_request;
 
 #endif /* TESTS_CORE_BAD_INPUT_H */

@@ -387,10 +387,9 @@ static int rd_no_cpu(void)
 	struct mmchal_sg *sg = sg_of(512);
 
 	sg->cpu = NULL; /* the mock host is PIO only */
-	/* refused by the host core before anything is sent: its reject
-	 * counter and the plan scratch move (bad_input_pending.c) */
+	/* refused by the host core before anything is sent: only its reject
+	 * counter moves */
 	bi_writable(&s.host->st, sizeof(s.host->st));
-	bi_writable(&s.host->plan, sizeof(s.host->plan));
 	/* the split copied the entry into the card's documented scratch */
 	bi_writable(s.card->sg_inline, sizeof(s.card->sg_inline));
 	return ready_read_(&s, 0, 1, sg, 1);

@@ -292,9 +292,6 @@ static int req_no_cpu(void)
 	struct req_objs r = read_req();
 
 	r.sg->cpu = NULL; /* PIO needs it */
-	/* the plan of the refused request stays behind in the host's private
-	 * scratch (bad_input_pending.c has the strict row) */
-	bi_writable(&o.host->plan, sizeof(o.host->plan));
 	return req_refused(&o, &r);
 }
 
@@ -572,6 +569,7 @@ static int op_set_ios_busy(void)
 	struct req_objs r = read_req();
 	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
 
+	ios->bus_width = MMCHAL_BUS_WIDTH_1; /* valid: only the request in flight refuses it */
 	if (mmchal_host_request(o.host, r.req) != 0)
 		fail_msg("bad_input: request refused");
 	bi_arm();

@@ -399,16 +399,13 @@ int main(void)
 {
 	size_t n = 0;
 
-#ifdef BI_PENDING
-	n = add_rows(n, bi_rows_pending, bi_nrows_pending);
-#else
 	n = add_rows(n, bi_rows_core, bi_nrows_core);
 	n = add_rows(n, bi_rows_iommu, bi_nrows_iommu);
 	n = add_rows(n, bi_rows_host, bi_nrows_host);
 	n = add_rows(n, bi_rows_card, bi_nrows_card);
 	n = add_rows(n, bi_rows_backends, bi_nrows_backends);
 	n = add_rows(n, bi_rows_dt, bi_nrows_dt);
-#endif
+	n = add_rows(n, bi_rows_request, bi_nrows_request);
 	/* the rows are counted at run time: call the group runner with the count */
 #if defined(MMCHAL_ON_TARGET) && MMCHAL_ON_TARGET
 	return mmt_run_group_("bad_input", tests, n, NULL, NULL);

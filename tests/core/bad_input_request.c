@@ -1,25 +1,11 @@
 /*
- * Bad-input rows that fail today and wait for a fix in src/core/request.c
- * (program core_bad_input_pending: built, not registered with ctest until
- * the fix lands; then these rows move into bad_input_host.c).
- *
- * 1. mmchal_host_request(), mmchal_host_request_sync() and the ops table's
- *    request / request_sync dereference req->cmd before validating it: a
- *    request without a command crashes instead of returning MMCHAL_EINVAL.
- *    Fix: refuse `!req->cmd` together with `!req`, before the host is
- *    claimed (so, like a NULL request, it is not counted as rejected).
- * 2. A request refused because the plan needs a CPU address that an entry
- *    lacks leaves its plan in the host's private scratch (h->plan).
- *    Fix: plan into a local ::mmchal_plan_result and store it in h->plan
- *    only once the request is accepted.
- *
- * And two in src/core/host.c, where the ops table passes bad values on to
- * the backend (which may or may not check them) instead of refusing them:
- * 3. set_ios with a bus width other than 1/4/8, or a timing, power mode or
- *    signal voltage beyond the enum: refuse with MMCHAL_EINVAL in op_set_ios
- *    before the lock is taken; the backend is not called.
- * 4. execute_tuning with an opcode other than 19 (SD) or 21 (eMMC), the only
- *    values host.h allows: refuse with MMCHAL_EINVAL in op_execute_tuning.
+ * Bad-input rows of the request entries and the host ops that check their
+ * values before the backend sees them: a request without a command
+ * (mmchal_host_request(), mmchal_host_request_sync() and the ops table's
+ * request / request_sync), a refused request that must leave the host's
+ * plan scratch as it was, set_ios with a bus width other than 1/4/8 or a
+ * timing beyond the enum, and execute_tuning with an opcode other than 19
+ * (SD) or 21 (eMMC).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +16,7 @@
 
 #include "bad_input.h"
 
-struct pend_objs {
+struct req_objs_ {
 	struct mmchal_host *host;
 	struct mmchal_request *req;
 	struct mmchal_cmd *cmd;
@@ -38,9 +24,9 @@ struct pend_objs {
 	struct mmchal_sg *sg;
 };
 
-static struct pend_objs pend_host(void)
+static struct req_objs_ req_host(void)
 {
-	struct pend_objs o;
+	struct req_objs_ o;
 	struct bi_spy *spy = BI_NEW(struct bi_spy);
 	struct mmchal_backend *be = BI_NEW(struct mmchal_backend);
 	struct mmchal_port *port = BI_NEW(struct mmchal_port);
@@ -74,7 +60,7 @@ static struct pend_objs pend_host(void)
 
 static int req_no_cmd(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	o.req->cmd = NULL;
 	bi_arm();
@@ -83,7 +69,7 @@ static int req_no_cmd(void)
 
 static int sync_no_cmd(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	o.req->cmd = NULL;
 	bi_arm();
@@ -92,7 +78,7 @@ static int sync_no_cmd(void)
 
 static int op_request_no_cmd(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	o.req->cmd = NULL;
 	bi_arm();
@@ -101,7 +87,7 @@ static int op_request_no_cmd(void)
 
 static int op_sync_no_cmd(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	o.req->cmd = NULL;
 	bi_arm();
@@ -110,7 +96,7 @@ static int op_sync_no_cmd(void)
 
 static int req_no_cpu_strict(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	o.sg->cpu = NULL;
 	bi_writable(&o.host->st, sizeof(o.host->st)); /* the documented reject counter */
@@ -120,7 +106,7 @@ static int req_no_cpu_strict(void)
 
 static int op_set_ios_enum(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
 
 	ios->bus_width = MMCHAL_BUS_WIDTH_4;
@@ -131,7 +117,7 @@ static int op_set_ios_enum(void)
 
 static int op_set_ios_width(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 	struct mmchal_ios *ios = BI_NEW(struct mmchal_ios);
 
 	ios->bus_width = (enum mmchal_bus_width)2;
@@ -141,13 +127,13 @@ static int op_set_ios_width(void)
 
 static int op_tuning_opcode(void)
 {
-	struct pend_objs o = pend_host();
+	struct req_objs_ o = req_host();
 
 	bi_arm();
 	return mmchal_host_core_ops.execute_tuning(o.host, 17);
 }
 
-const struct bi_row bi_rows_pending[] = {
+const struct bi_row bi_rows_request[] = {
 	BI_OP(mmchal_host_core_ops, set_ios, "timing 99", op_set_ios_enum, MMCHAL_EINVAL),
 	BI_OP(mmchal_host_core_ops, set_ios, "bus width 2", op_set_ios_width, MMCHAL_EINVAL),
 	BI_OP(mmchal_host_core_ops, execute_tuning, "opcode 17", op_tuning_opcode, MMCHAL_EINVAL),
@@ -159,4 +145,4 @@ const struct bi_row bi_rows_pending[] = {
 	       MMCHAL_EINVAL),
 };
 
-const size_t bi_nrows_pending = sizeof(bi_rows_pending) / sizeof(bi_rows_pending[0]);
+const size_t bi_nrows_request = sizeof(bi_rows_request) / sizeof(bi_rows_request[0]);
