@@ -683,20 +683,21 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
  * boundary the region's size rounded up to a power of two, so that it never
  * straddles one (the planner bounces only what fits between two of them).
  */
-static uint32_t bounce_align(const struct mmchal_dma_dir_caps *c, const struct mmchal_data *d)
+static CORE_NOINLINE_ uint32_t bounce_align_bnd(const struct mmchal_dma_dir_caps *c,
+						const struct mmchal_data *d)
 {
 	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
-	uint32_t total = d->blksz * d->blocks;
+	uint32_t total = d->blksz * d->blocks, span = 1u;
 
-	if (c->seg_boundary != 0) {
-		uint32_t span = 1u;
+	while (span < total && span < (UINT32_C(1) << 31))
+		span <<= 1;
+	return span > align ? span : align;
+}
 
-		while (span < total && span < (UINT32_C(1) << 31))
-			span <<= 1;
-		if (span > align)
-			align = span;
-	}
-	return align;
+static CORE_INLINE_ uint32_t bounce_align(const struct mmchal_dma_dir_caps *c,
+					  const struct mmchal_data *d)
+{
+	return c->seg_boundary == 0 ? c->addr_align : bounce_align_bnd(c, d);
 }
 
 static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data *d)
