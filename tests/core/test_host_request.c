@@ -1108,6 +1108,119 @@ static void test_iommu_plans_release_everything(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
 }
 
+/* Every phase has its own deadline, armed when its command goes out: the
+ * SET_BLOCK_COUNT, the command after it, the STOP after a timeout and an R1b
+ * busy wait each time out exactly at their limit, never before. */
+static void test_deadline_per_phase(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.cfg.cmd_timeout_ms = 5;
+	host_up();
+	g.tb.auto_complete = false;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	g.rp.now = 1000000000;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 4999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(sbc.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(cmd.error, 0);
+	/* the command after CMD23: its deadline counts from its own start */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.rp.now += 3000000;
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.state, HS_CMD);
+	g.rp.now += 4999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(cmd.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(sbc.error, 0);
+	/* the STOP sent after a timeout has its own deadline too */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	stop.flags = MMCHAL_RSP_R1;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.rp.now += 5000000;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(g.host.state, HS_STOP);
+	g.rp.now += 4999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(cmd.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(stop.error, MMCHAL_ETIMEDOUT);
+	/* an R1b busy wait: 3 ms from the response */
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B, .busy_timeout_ms = 3};
+	req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+	g.tb.busy_left = 1000000;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.rp.now += 1000;
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.rp.now += 2999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(g.host.busy_polls, 1);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(cmd.error, MMCHAL_ETIMEDOUT);
+	/* the next busy wait counts its polls from zero */
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B};
+	g.tb.busy_left = 2;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.busy_polls, 0);
+}
+
+/* A command without data never carries the data fields of the request
+ * before it: no plan, no segments, no controller STOP. */
+static void test_command_xfer_has_no_data_fields(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_true(g.tb.cur.auto_stop);
+	assert_int_equal(g.tb.cur.nsegs, 2);
+	g.tb.auto_complete = false;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.cur.cmd->opcode, 23);
+	assert_null(g.tb.cur.data);
+	assert_false(g.tb.cur.auto_stop);
+	assert_null(g.tb.cur.stop);
+	assert_int_equal(g.tb.cur.plan, MMCHAL_PLAN_PIO);
+	assert_null(g.tb.cur.segs);
+	assert_int_equal(g.tb.cur.nsegs, 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.tb.cur.plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(g.tb.cur.nsegs, 2);
+	assert_int_equal(mmchal_host_abort(&g.host), 0);
+	/* a PIO data phase hands over no segments either */
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.cur.cmd->opcode, 12);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(g.tb.log[0].nsegs, 0);
+}
+
 /* ------------------------------------------------------------ edges */
 
 /* Behind an IOMMU without merging, an engine with an alignment (and then a
@@ -1390,6 +1503,8 @@ int main(void)
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
 		cmocka_unit_test(test_iommu_plans_release_everything),
 		cmocka_unit_test(test_iommu_mapping_within_engine),
+		cmocka_unit_test(test_deadline_per_phase),
+		cmocka_unit_test(test_command_xfer_has_no_data_fields),
 		cmocka_unit_test(test_mapped_segments_checked),
 		cmocka_unit_test(test_map_failures),
 		cmocka_unit_test(test_unmap_error_counted),
