@@ -271,6 +271,147 @@ static void test_stats_and_explain(void **state)
 	assert_int_equal(mmchal_host_explain(NULL, buf, 10), MMCHAL_EINVAL);
 }
 
+/* The stats part of the explanation, exactly: every counter, every plan
+ * with its reasons, the not-bounced causes, the errors by kind and the
+ * resources, in this order. */
+static void test_explain_stats_exact(void **state)
+{
+	static const char want[] = "requests: 2\n"
+				   "completed: 2\n"
+				   "bytes: 512\n"
+				   "rejected (invalid): 0\n"
+				   "rejected (busy): 0\n"
+				   "timeouts: 0\n"
+				   "aborts: 0\n"
+				   "PIO retries: 0\n"
+				   "IOMMU mappings the engine could not take: 0\n"
+				   "IOMMU unmap errors: 0\n"
+				   "plan PIO: 1\n"; /* a command without data has no plan */
+	static char buf[4096];
+	static struct mmchal_cmd c17 = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	static unsigned char blk[512];
+	struct mmchal_sg sg = {.cpu = blk, .phys = (uintptr_t)blk, .len = 512};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_request r = {.cmd = &c17, .data = &d};
+	const char *p, *q;
+	char line[160];
+	int n;
+
+	(void)state;
+	fx_setup(&rec_ops_coherent);
+	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), 0);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r, 0), 0);
+	g.tb.fail_op = 13;
+	g.tb.fail_ev = MMCHAL_EV_CMD_ERROR;
+	g.tb.fail_err = MMCHAL_EILSEQ;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req13, 0), MMCHAL_EILSEQ);
+	n = mmchal_host_explain(&g.host, buf, sizeof(buf));
+	assert_true(n > 0);
+	p = strstr(buf, "\nrequests: ");
+	assert_non_null(p);
+	p++;
+	assert_memory_equal(p, want, sizeof(want) - 1u);
+	p += sizeof(want) - 1u;
+	/* the PIO reason line, then the other plans with nothing */
+	q = strchr(p, '\n');
+	assert_non_null(q);
+	assert_true((size_t)(q - p) < sizeof(line));
+	memcpy(line, p, (size_t)(q - p));
+	line[q - p] = 0;
+	assert_string_equal(line + strlen(line) - 3, ": 1");
+	assert_memory_equal(line, "  ", 2);
+	p = q + 1;
+	assert_true(strncmp(p, "plan DIRECT: 0\nplan IOMMU_MERGED: 0\nplan BOUNCED: 0\nfailed: ",
+			    60) == 0);
+	p += 60;
+	assert_memory_equal(p, mmchal_strerror(MMCHAL_EILSEQ),
+			    strlen(mmchal_strerror(MMCHAL_EILSEQ)));
+	p += strlen(mmchal_strerror(MMCHAL_EILSEQ));
+	assert_string_equal(p, ": 1\nIOVA pages mapped: 0\nIOVA pages mapped, peak: 0\n"
+			       "bounce slots in use: 0\nbounce slots in use, peak: 0\n");
+	/* truncated: the longest prefix of whole lines that fits with its NUL */
+	for (size_t size = 1; size <= (size_t)n; size++) {
+		static char out[4096];
+		size_t len, next;
+
+		assert_int_equal(mmchal_host_explain(&g.host, out, size), MMCHAL_ENOSPC);
+		len = strlen(out);
+		assert_memory_equal(out, buf, len);
+		assert_true(len == 0 || out[len - 1] == '\n');
+		next = (size_t)(strchr(buf + len, '\n') - buf) + 1u; /* after the next line */
+		assert_true(next + 1u > size);
+	}
+}
+
+/* The configuration's values reach the host: the default cache line, the
+ * data timeout, the card-change callback and the one-entry segment table;
+ * a backend's positive error is EINVAL, a negative one passed through, and
+ * a failed init leaves the host zeroed. */
+static unsigned changes;
+static void *change_arg;
+static void on_change(void *arg)
+{
+	changes++;
+	change_arg = arg;
+}
+
+static void test_init_takes_the_configuration(void **state)
+{
+	static struct mmchal_cmd c18 = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	static unsigned char blk[1024];
+	struct mmchal_sg sg[2] = {{.cpu = blk, .phys = (uintptr_t)blk, .len = 512},
+				  {.cpu = blk + 512, .phys = (uintptr_t)blk + 512, .len = 512}};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = sg, .sg_len = 2};
+	struct mmchal_request r = {.cmd = &c18, .data = &d};
+	static const unsigned char zero[sizeof(struct mmchal_host)];
+
+	(void)state;
+	fx_setup(&rec_ops_full);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.cfg.data_timeout_ms = 7;
+	g.cfg.card_change = on_change;
+	g.cfg.card_change_arg = &g;
+	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), 0);
+	assert_int_equal(g.host.port.cache_line, MMCHAL_CACHE_LINE_DEFAULT);
+	/* one table entry: two segments cannot go DIRECT */
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_PIO);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	g.rp.now += 6999999;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	g.rp.now += 1;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	g.tb.pending = MMCHAL_EV_CARD_CHANGE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(changes, 1);
+	assert_ptr_equal(change_arg, &g);
+	/* values at the top of each enum are accepted, tuning only for 19 and 21 */
+	assert_int_equal(
+		mmchal_host_core_ops.set_ios(
+			&g.host, &(struct mmchal_ios){.bus_width = MMCHAL_BUS_WIDTH_8,
+						      .timing = MMCHAL_TIMING_MMC_HS400,
+						      .power_mode = MMCHAL_POWER_ON,
+						      .signal_voltage = MMCHAL_SIGNAL_120}),
+		0);
+	assert_int_equal(mmchal_host_core_ops.execute_tuning(&g.host, 19), MMCHAL_ENOTSUP);
+	assert_int_equal(mmchal_host_core_ops.execute_tuning(&g.host, 21), MMCHAL_ENOTSUP);
+	assert_int_equal(mmchal_host_core_ops.execute_tuning(&g.host, 20), MMCHAL_EINVAL);
+	mmchal_host_deinit(&g.host);
+	assert_int_equal(mmchal_host_request(&g.host, &req13), MMCHAL_EINVAL);
+	/* a positive error from the backend is not success; the host is zeroed */
+	g.tb.probe_err = 5;
+	memset(&g.host, 0xa5, sizeof(g.host));
+	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), MMCHAL_EINVAL);
+	assert_memory_equal(&g.host, zero, sizeof(zero));
+	g.tb.probe_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), MMCHAL_ENOMEDIUM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +422,8 @@ int main(void)
 		cmocka_unit_test(test_ops_forward_and_refuse_in_flight),
 		cmocka_unit_test(test_deinit_aborts_in_flight),
 		cmocka_unit_test(test_stats_and_explain),
+		cmocka_unit_test(test_explain_stats_exact),
+		cmocka_unit_test(test_init_takes_the_configuration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
