@@ -9,9 +9,9 @@
 #
 # Prints one line per configuration,
 #   footprint config=NAME text=N rodata=N data=N bss=N
-# then the per-component table (text + rodata, bytes). Components that are
-# not in the tree yet are reported as "not built yet"; a configuration's
-# main calls them once their header exists (FP_HAVE_* defines).
+# then the per-component table (text + rodata, bytes). Each configuration's
+# library is built with its options (MMCHAL_BACKENDS, MMCHAL_WITH_IOMMU,
+# MMCHAL_WITH_BOUNCE, MMCHAL_EMMC_RO: docs/footprint.md).
 #   --check      exit 1 when the library has .data or .bss in any image, or a
 #                configuration is over its budget (issue budgets, text+rodata)
 #   --write-doc  replace the table between the markers in docs/footprint.md
@@ -42,7 +42,7 @@ lean="-DMMCHAL_WITH_IOMMU=OFF -DMMCHAL_WITH_BOUNCE=OFF"
 configs=(
 	"mcu-pio:pio:$lean:8192"
 	"bootloader-idmac:sdhi_idmac:$lean:7168"
-	"full:sdhi_idmac;sdhi_sysdmac;pio;sdhci::32768"
+	"full:sdhi_idmac;sdhi_sysdmac;pio::32768"
 	"boot-emmc-ro:sdhi_idmac:$lean -DMMCHAL_EMMC_RO=ON:5120"
 )
 
@@ -196,6 +196,8 @@ for name in "${results[@]}"; do
 done
 doc+=$'\n'"$row"
 echo "$doc"
+lines=$(for name in "${results[@]}"; do grep '^footprint ' "$build/$name.line"; done)
+doc='```'$'\n'"$lines"$'\n''```'$'\n\n'"$doc"
 
 if [ "$write_doc" = 1 ]; then
 	python3 - docs/footprint.md "$doc" <<'PY'
