@@ -217,6 +217,36 @@ static void test_iommu_left_out(void **state)
 	assert_string_equal(mmchal_merge_reason_str(MMCHAL_MERGE_NO_IOMMU),
 			    "no IOMMU in front of the DMA master");
 
+	/* the planner plans as for no IOMMU, even when an environment names one
+	   that could merge this list: DIRECT from the physical addresses */
+	{
+		struct mmchal_dma_caps dma = {.kind = MMCHAL_DMA_INTERNAL};
+		struct mmchal_sg two[2] = {{.phys = 0x10000, .len = 4096},
+					   {.phys = 0x30000, .len = 4096}};
+		struct mmchal_data d = {.dir = MMCHAL_DIR_TO_CARD,
+					.blksz = 512,
+					.blocks = 16,
+					.sg = two,
+					.sg_len = 2};
+		struct mmchal_plan_env env = {.dma = &dma,
+					      .iommu = &caps,
+					      .merge = true,
+					      .card = MMCHAL_CARD_MMC,
+					      .seg_table = 8};
+		struct mmchal_plan_result pr;
+
+		for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+			dma.dir[i].max_segs = 8;
+			dma.dir[i].max_seg_size = 65536;
+			dma.dir[i].coherent = true;
+		}
+		assert_int_equal(mmchal_dma_plan(&env, &d, &pr), 0);
+		assert_int_equal(pr.plan, MMCHAL_PLAN_DIRECT);
+		assert_int_equal(pr.reason, MMCHAL_PR_DIRECT);
+		assert_int_equal(pr.merge, MMCHAL_MERGE_NO_IOMMU);
+		assert_false(pr.iommu);
+	}
+
 	/* the board's host, once more with a domain named */
 	open_card(MMCHAL_SIM_CARD_MMC);
 	hc = B.hc;
