@@ -9,9 +9,9 @@
 #
 # Prints one line per configuration,
 #   footprint config=NAME text=N rodata=N data=N bss=N
-# then the per-component table (text + rodata, bytes). Components that are
-# not in the tree yet are reported as "not built yet"; a configuration's
-# main calls them once their header exists (FP_HAVE_* defines).
+# then the per-component table (text + rodata, bytes). Each configuration's
+# library is built with its options (MMCHAL_BACKENDS, MMCHAL_WITH_IOMMU,
+# MMCHAL_WITH_BOUNCE, MMCHAL_EMMC_RO: docs/footprint.md).
 #   --check      exit 1 when the library has .data or .bss in any image, or a
 #                configuration is over its budget (issue budgets, text+rodata)
 #   --write-doc  replace the table between the markers in docs/footprint.md
@@ -36,19 +36,14 @@ command -v "$CC" >/dev/null || { echo "footprint: $CC not found" >&2; exit 1; }
 CFLAGS=(-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os -std=c11
 	-ffunction-sections -fdata-sections -Wall -Wextra -Werror)
 
-# Components that may be missing today, and the header that marks them.
-declare -A have
-for c in host_core card sdhi sdhci; do
-	if [ -f "include/mmchal/$c.h" ]; then have[$c]=1; else have[$c]=0; fi
-done
-emmc_ro_opt=$(sed -n 's/^option(\(MMCHAL_[A-Z_]*EMMC_RO[A-Z_]*\).*/\1/p' CMakeLists.txt | head -1)
 
-# config : backends : extra cmake options : budget (text + rodata, bytes)
+# config : backends : cmake options (space-separated) : budget (text + rodata, bytes)
+lean="-DMMCHAL_WITH_IOMMU=OFF -DMMCHAL_WITH_BOUNCE=OFF"
 configs=(
-	"mcu-pio:pio::8192"
-	"bootloader-idmac:sdhi_idmac::7168"
-	"full:sdhi_idmac;sdhi_sysdmac;pio;sdhci;mock::32768"
-	"boot-emmc-ro:sdhi_idmac:${emmc_ro_opt:+-D$emmc_ro_opt=ON}:5120"
+	"mcu-pio:pio:$lean:8192"
+	"bootloader-idmac:sdhi_idmac:$lean:7168"
+	"full:sdhi_idmac;sdhi_sysdmac;pio::32768"
+	"boot-emmc-ro:sdhi_idmac:$lean -DMMCHAL_EMMC_RO=ON:5120"
 )
 
 # Which library object belongs to which component (archive members lose
@@ -59,9 +54,10 @@ component_of() {
 	limits_explain.c.obj | strbuf.c.obj) echo "limits explanation text" ;;
 	error.c.obj) echo "error strings" ;;
 	bus.c.obj | port.c.obj) echo "port + bus accessor" ;;
-	iova*.c.obj | domain.c.obj | merge.c.obj) echo "IOMMU layer" ;;
-	bounce.c.obj) echo "bounce pool" ;;
-	host*.c.obj | dma_plan*.c.obj | request*.c.obj | completion*.c.obj) echo "host core" ;;
+	iova*.c.obj | domain.c.obj | merge.c.obj | iommu_off.c.obj) echo "IOMMU layer" ;;
+	bounce.c.obj | bounce_off.c.obj) echo "bounce pool" ;;
+	host*.c.obj | request*.c.obj | completion*.c.obj) echo "host core (host.c, request.c)" ;;
+	dma_plan*.c.obj) echo "request check + DMA planner" ;;
 	card*.c.obj) echo "card layer" ;;
 	sdhi*.c.obj | idmac*.c.obj | sysdmac*.c.obj | pio*.c.obj) echo "SDHI backends" ;;
 	sdhci*.c.obj) echo "SDHCI backend" ;;
@@ -77,23 +73,19 @@ table="$build/components.tsv"
 : >"$table"
 for entry in "${configs[@]}"; do
 	IFS=: read -r name backends extra budget <<<"$entry"
+	read -r -a extra_args <<<"$extra"
 	libdir="$build/lib-$name"
 	if ! cmake -S . -B "$libdir" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/arm-none-eabi-cm4.cmake \
 		-DCMAKE_BUILD_TYPE=MinSizeRel -DMMCHAL_BUILD_TESTS=OFF -DMMCHAL_FREESTANDING_CHECK=OFF \
 		"-DMMCHAL_BACKENDS=$backends" "-DCMAKE_C_FLAGS=-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -ffunction-sections -fdata-sections" \
-		${extra:+"$extra"} >"$libdir.log" 2>&1; then
+		"${extra_args[@]}" >"$libdir.log" 2>&1; then
 		cat "$libdir.log"
 		exit 1
 	fi
 	cmake --build "$libdir" --target mmchal -j2 >>"$libdir.log" 2>&1 || { tail -40 "$libdir.log"; exit 1; }
-	defs=()
-	for c in "${!have[@]}"; do
-		[ "${have[$c]}" = 1 ] && defs+=("-DFP_HAVE_${c^^}=1")
-	done
-	[ -n "$emmc_ro_opt" ] && defs+=(-DFP_HAVE_EMMC_RO=1)
 	src="tests/footprint/fp_${name//-/_}.c"
 	elf="$build/$name.elf"
-	"$CC" "${CFLAGS[@]}" "${defs[@]}" -Iinclude -I"$libdir/include" -I"$libdir" \
+	"$CC" "${CFLAGS[@]}" -Iinclude -I"$libdir/include" -I"$libdir" \
 		tests/footprint/fp_common.c "$src" -nostartfiles -Wl,--gc-sections -Wl,-e,fp_entry \
 		-Wl,-Map="$build/$name.map" --specs=nano.specs "$libdir/libmmchal.a" -lc -o "$elf"
 	python3 - "$build/$name.map" "$name" "$budget" "$table" <<'PY' >"$build/$name.line"
@@ -152,12 +144,6 @@ for name in "${results[@]}"; do
 	grep '^footprint ' "$build/$name.line"
 done
 echo
-missing=()
-[ "${have[host_core]}" = 1 ] || missing+=("host core")
-[ "${have[card]}" = 1 ] || missing+=("card layer")
-[ "${have[sdhi]}" = 1 ] || missing+=("SDHI backends")
-[ "${have[sdhci]}" = 1 ] || missing+=("SDHCI backend")
-[ -n "$emmc_ro_opt" ] || missing+=("eMMC read-only build option")
 
 # Per-component table: text + rodata per configuration.
 out=$(python3 - "$table" "${results[@]}" <<'PY'
@@ -209,13 +195,9 @@ for name in "${results[@]}"; do
 	fi
 done
 doc+=$'\n'"$row"
-for m in "${missing[@]}"; do
-	doc+=$'\n'"| $(printf '%-32s' "$m") |$(for _ in "${results[@]}"; do printf ' %16s |' "not built yet"; done)"
-done
 echo "$doc"
-for m in "${missing[@]}"; do
-	echo "footprint: $m: not built yet"
-done
+lines=$(for name in "${results[@]}"; do grep '^footprint ' "$build/$name.line"; done)
+doc='```'$'\n'"$lines"$'\n''```'$'\n\n'"$doc"
 
 if [ "$write_doc" = 1 ]; then
 	python3 - docs/footprint.md "$doc" <<'PY'

@@ -13,6 +13,9 @@
  *
  * @note No function takes a lock; the caller serialises calls on one pool.
  *       Any context; copies are proportional to the mapping size.
+ *
+ * Build option: in a library built without MMCHAL_WITH_BOUNCE (config.h)
+ * the pool functions refuse with ::MMCHAL_ENOTSUP.
  */
 #ifndef MMCHAL_BOUNCE_H
 #define MMCHAL_BOUNCE_H

@@ -22,6 +22,10 @@
  * ::MMCHAL_ENOMEDIUM) every later call returns ::MMCHAL_ENOMEDIUM until
  * mmchal_card_init() succeeds again.
  *
+ * Build option: a library built with ::MMCHAL_EMMC_RO (config.h) identifies
+ * only eMMC and refuses mmchal_card_write() and mmchal_card_erase() with
+ * ::MMCHAL_ENOTSUP.
+ *
  * @note One caller at a time per card: the card layer takes no lock. Calls
  *       wait for completion (through the host's @c request_sync), so they run
  *       in thread context, never in an interrupt handler.

@@ -19,6 +19,9 @@
  *       their own: the caller serialises calls on one domain (the host lock);
  *       they call the platform's map/unmap/flush ops, so their calling context
  *       is whatever those ops allow.
+ *
+ * Build option: in a library built without MMCHAL_WITH_IOMMU (config.h)
+ * the domain functions refuse with ::MMCHAL_ENOTSUP.
  */
 #ifndef MMCHAL_IOMMU_H
 #define MMCHAL_IOMMU_H

@@ -109,6 +109,12 @@ const struct mmchal_sdhi_soc *mmchal_sdhi_soc_lookup(const char *compatible);
 
 /**
  * @brief The SoC table, for tools that list what is supported.
+ *
+ * A library built with the internal-DMAC backend alone (neither
+ * `sdhi_sysdmac` nor `pio` in MMCHAL_BACKENDS) holds only the internal-DMAC
+ * entries: the SYS-DMAC SoCs (R-Car Gen2, Gen1, SH-Mobile) are then not found
+ * by mmchal_sdhi_soc_lookup() either.
+ *
  * @param[out] count  number of entries; may be NULL
  * @return the first entry of a const array of @p count entries
  * @note Any context.

@@ -126,6 +126,22 @@ static int go_idle(struct mmchal_card *card)
 	return mmchal_card_cmd_(card, &cmd, CARD_CMD_GO_IDLE, 0, MMCHAL_RSP_NONE);
 }
 
+#if MMCHAL_EMMC_RO
+/* eMMC-only build (config.h): the eMMC sequence alone, as an eMMC boot
+   loader runs it (JEDEC eMMC 6.4.4: CMD0, then CMD1 until ready). */
+static int identify(struct mmchal_card *card)
+{
+	int err = power_up(card);
+
+	if (!err)
+		err = go_idle(card);
+	if (!err)
+		err = go_idle(card);
+	if (err)
+		return err;
+	return mmchal_card_mmc_init_(card);
+}
+#else
 static int identify(struct mmchal_card *card)
 {
 	struct mmchal_cmd cmd;
@@ -186,6 +202,7 @@ static int identify(struct mmchal_card *card)
 		return err;
 	return mmchal_card_mmc_init_(card);
 }
+#endif
 
 int mmchal_card_init(struct mmchal_card *card)
 {

@@ -128,7 +128,8 @@ static int sd_written_blocks(struct mmchal_card *card, uint32_t *n)
 static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uint32_t blocks,
 		       const struct mmchal_sg *sg, uint32_t nsg, uint32_t *ok_blocks)
 {
-	bool write = dir == MMCHAL_DIR_TO_CARD;
+	/* the eMMC read-only build (config.h) keeps no write path */
+	bool write = !MMCHAL_EMMC_RO && dir == MMCHAL_DIR_TO_CARD;
 	bool multi = blocks > 1u;
 	struct mmchal_cmd sbc, cmd, stop;
 	struct mmchal_data data;
@@ -275,6 +276,35 @@ int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 	return xfer(card, MMCHAL_DIR_FROM_CARD, lba, blocks, sg, nsg);
 }
 
+#if MMCHAL_EMMC_RO
+/* The eMMC read-only build (config.h): no write or erase is ever sent. */
+static int refuse(struct mmchal_card *card)
+{
+	if (!card)
+		return MMCHAL_EINVAL;
+	mmchal_card_err_clear_(card);
+	return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false, 0);
+}
+
+int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
+		      const struct mmchal_sg *sg, uint32_t nsg)
+{
+	(void)lba;
+	(void)blocks;
+	(void)sg;
+	(void)nsg;
+	return refuse(card);
+}
+
+int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
+		      enum mmchal_erase_kind kind)
+{
+	(void)lba;
+	(void)blocks;
+	(void)kind;
+	return refuse(card);
+}
+#else
 int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		      const struct mmchal_sg *sg, uint32_t nsg)
 {
@@ -358,3 +388,4 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		recover(card);
 	return err;
 }
+#endif

@@ -12,6 +12,7 @@
 #define MMCHAL_CORE_CARD_PRIV_H
 
 #include <mmchal/card.h>
+#include <mmchal/config.h>
 
 /* Command indices (SD Physical Layer 4.7.4, JEDEC eMMC 6.10.4, SDIO 5). */
 #define CARD_CMD_GO_IDLE          0u

@@ -6,6 +6,7 @@
  * context. The order of the planner's steps is documented in
  * include/mmchal/dma_plan.h.
  */
+#include <mmchal/config.h>
 #include <mmchal/dma_plan.h>
 #include <mmchal/error.h>
 
@@ -383,7 +384,8 @@ static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data
 	uint64_t total;
 	uint32_t index = 0;
 
-	iommu = env->iommu && env->iommu->present;
+	/* a library without the IOMMU layer maps nothing through one (config.h) */
+	iommu = MMCHAL_WITH_IOMMU && env->iommu && env->iommu->present;
 	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
 	out->index = 0;
 	if (env->dma->kind == MMCHAL_DMA_NONE)

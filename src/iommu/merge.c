@@ -10,6 +10,7 @@
  *
  * Pure: no hardware, no port calls. Locking: none; any context.
  */
+#include <mmchal/config.h>
 #include <mmchal/iommu.h>
 
 static void set_info(struct mmchal_merge_info *info, enum mmchal_merge_reason r, uint32_t idx,
@@ -23,6 +24,7 @@ static void set_info(struct mmchal_merge_info *info, enum mmchal_merge_reason r,
 	}
 }
 
+#if MMCHAL_WITH_IOMMU
 static bool caps_sane(const struct mmchal_iommu_caps *c)
 {
 	if (!c->present)
@@ -95,6 +97,23 @@ enum mmchal_merge_reason mmchal_merge_check(const struct mmchal_sg *sg, uint32_t
 	set_info(info, MMCHAL_MERGE_OK, 0, total, span);
 	return MMCHAL_MERGE_OK;
 }
+
+#else
+/* Built without the IOMMU layer (config.h): nothing is ever mapped through
+   an IOMMU, so no list is mergeable. */
+enum mmchal_merge_reason mmchal_merge_check(const struct mmchal_sg *sg, uint32_t nsg,
+					    const struct mmchal_iommu_caps *caps,
+					    enum mmchal_card_type card,
+					    struct mmchal_merge_info *info)
+{
+	(void)sg;
+	(void)nsg;
+	(void)caps;
+	(void)card;
+	set_info(info, MMCHAL_MERGE_NO_IOMMU, 0, 0, 0);
+	return MMCHAL_MERGE_NO_IOMMU;
+}
+#endif
 
 const char *mmchal_merge_reason_str(enum mmchal_merge_reason reason)
 {

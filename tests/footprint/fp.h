@@ -1,15 +1,14 @@
 /*
  * Shared by the footprint images (tools/footprint.sh): inputs the compiler
- * cannot see through, so that every call below stays in the image, and the
- * entry point the linker keeps.
- *
- * FP_HAVE_* are set by tools/footprint.sh for the components that exist in
- * the tree; a configuration calls only those, and the script reports the
- * others as "not built yet".
+ * cannot see through, so that every call below stays in the image, the
+ * entry point the linker keeps, and the part every firmware does the same
+ * way: a polled bare-metal port, the host core over one backend and the card
+ * layer on top of it.
  */
 #ifndef MMCHAL_FOOTPRINT_FP_H
 #define MMCHAL_FOOTPRINT_FP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,7 +24,20 @@ extern volatile intptr_t fp_out;
 /* Each configuration's main: what a firmware of that kind calls. */
 int fp_main(void);
 
-/* The port and bus every configuration needs. */
-void fp_port(void);
+/* The port of a polled bare-metal firmware (docs/porting.md). */
+extern const struct mmchal_port fp_port;
+
+/* An SDHI configuration as a board file fills it in: the register window
+   (MMIO, bus_shift from the SoC entry), the SoC entry by compatible, the
+   controller clock and the board's bus capabilities; polled. */
+int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const char *compatible);
+
+/* The host fp_card_io() brings up. */
+extern struct mmchal_host fp_host;
+
+/* Bring up the host over @hc's backend, identify the card, read one block
+   and, when @write, write it back: what every firmware configuration does.
+   The host, card, register buffer and data block are the caller's. */
+int fp_card_io(struct mmchal_host_cfg *hc, bool write);
 
 #endif /* MMCHAL_FOOTPRINT_FP_H */

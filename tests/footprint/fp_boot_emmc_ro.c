@@ -1,24 +1,23 @@
 /*
  * boot-emmc-ro: an eMMC-only, read-only boot loader (internal DMAC, polled),
- * built with the library's eMMC-only read-only option once it exists.
+ * built with MMCHAL_EMMC_RO: it identifies the eMMC and reads the next
+ * stage; SD, SDIO, writes and erase are compiled out of the library.
  */
 #include "fp.h"
 
 int fp_main(void)
 {
-	struct mmchal_limits lim;
-	struct mmchal_caps caps = {0};
-	struct mmchal_port_caps pc = {0};
+	static struct mmchal_sdhi sdhi;
+	struct mmchal_sdhi_cfg cfg;
+	struct mmchal_backend be;
+	struct mmchal_host_cfg hc = {0};
+	int err;
 
-	fp_port();
-	caps.dma.kind = MMCHAL_DMA_INTERNAL;
-	caps.dma.dir[0].max_segs = FP_U32();
-	caps.dma.dir[0].max_seg_size = FP_U32();
-	caps.dma.dir[1] = caps.dma.dir[0];
-	caps.host.completion = MMCHAL_COMPLETES_POLLED;
-	fp_out = mmchal_limits_derive(&caps, &pc, NULL, MMCHAL_CARD_MMC, &lim);
-	fp_out = (intptr_t)lim.max_req_size;
-	/* When they land: host core + SDHI internal DMAC + eMMC read path only
-	 * (FP_HAVE_HOST_CORE, FP_HAVE_SDHI, FP_HAVE_CARD, FP_HAVE_EMMC_RO). */
-	return 0;
+	err = fp_sdhi_cfg(&cfg, "renesas,rcar-gen3-sdhi");
+	if (!err)
+		err = mmchal_sdhi_idmac_init(&sdhi, &cfg, &be);
+	if (err)
+		return err;
+	hc.backend = &be;
+	return fp_card_io(&hc, false);
 }

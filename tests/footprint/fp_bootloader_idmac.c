@@ -1,25 +1,24 @@
 /*
  * bootloader-idmac: a boot loader: card layer + host core + SDHI internal
- * DMAC, polled, no IOMMU, no bounce pool, no explanation text.
+ * DMAC, polled, no IOMMU, no bounce pool, no explanation text. It identifies
+ * an SD card or an eMMC, reads the next stage and writes (boot counters,
+ * environment, updates).
  */
 #include "fp.h"
 
 int fp_main(void)
 {
-	struct mmchal_limits lim;
-	struct mmchal_caps caps = {0};
-	struct mmchal_port_caps pc = {0};
+	static struct mmchal_sdhi sdhi;
+	struct mmchal_sdhi_cfg cfg;
+	struct mmchal_backend be;
+	struct mmchal_host_cfg hc = {0};
+	int err;
 
-	fp_port();
-	caps.dma.kind = MMCHAL_DMA_INTERNAL;
-	caps.dma.dir[0].max_segs = FP_U32();
-	caps.dma.dir[0].max_seg_size = FP_U32();
-	caps.dma.dir[1] = caps.dma.dir[0];
-	caps.host.completion = MMCHAL_COMPLETES_POLLED;
-	fp_out = mmchal_limits_derive(&caps, &pc, NULL, (enum mmchal_card_type)fp_in, &lim);
-	fp_out = (intptr_t)lim.max_req_size;
-	/* When they land: mmchal_host_init() with the SDHI internal-DMAC
-	 * backend, card initialisation and block reads (FP_HAVE_HOST_CORE,
-	 * FP_HAVE_SDHI, FP_HAVE_CARD). */
-	return 0;
+	err = fp_sdhi_cfg(&cfg, "renesas,rcar-gen3-sdhi");
+	if (!err)
+		err = mmchal_sdhi_idmac_init(&sdhi, &cfg, &be);
+	if (err)
+		return err;
+	hc.backend = &be;
+	return fp_card_io(&hc, true);
 }

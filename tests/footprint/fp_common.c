@@ -1,7 +1,9 @@
 /*
  * The part every footprint image shares: the entry point, the volatile
- * inputs and the port/bus set-up of a polled bare-metal port (see
- * docs/porting.md, "Bare metal, polled").
+ * inputs, the port of a polled bare-metal firmware (see docs/porting.md,
+ * "Bare metal, polled") and the bring-up every firmware does: host core over
+ * one backend, card identification, a block read and, for a firmware that
+ * writes, a block write.
  */
 #include "fp.h"
 
@@ -25,16 +27,62 @@ static const struct mmchal_port_ops fp_port_ops = {
 	.delay_us = fp_delay_us,
 };
 
-void fp_port(void)
-{
-	struct mmchal_port port = {.ops = &fp_port_ops, .ctx = NULL};
-	struct mmchal_bus bus;
+const struct mmchal_port fp_port = {.ops = &fp_port_ops, .ctx = NULL};
 
-	fp_out = mmchal_port_check(&port);
-	fp_out = mmchal_bus_init_mmio(&bus, FP_PTR(volatile void *), 2);
-	fp_out = mmchal_bus_check(&bus);
-	fp_out = mmchal_bus_rd16(&bus, FP_U32());
-	mmchal_bus_wr16(&bus, FP_U32(), (uint16_t)fp_in);
+int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const char *compatible)
+{
+	uint64_t reg_size = 0x2000;
+	int shift;
+
+	*cfg = (struct mmchal_sdhi_cfg){0};
+	cfg->soc = mmchal_sdhi_soc_lookup(compatible);
+	if (!cfg->soc)
+		return MMCHAL_ENOENT;
+	shift = mmchal_sdhi_bus_shift(cfg->soc, reg_size);
+	if (shift < 0)
+		return shift;
+	shift = mmchal_bus_init_mmio(&cfg->bus, FP_PTR(volatile void *), (uint8_t)shift);
+	if (shift)
+		return shift;
+	cfg->port = &fp_port;
+	cfg->clk_hz = 200000000u;
+	cfg->caps.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT | MMCHAL_BUS_SD_HS | MMCHAL_BUS_MMC_HS;
+	cfg->caps.completion = MMCHAL_COMPLETES_POLLED;
+	return 0;
+}
+
+struct mmchal_host fp_host;
+static struct mmchal_card fp_card;
+static uint8_t fp_regbuf[MMCHAL_CARD_BUF_SIZE] __attribute__((aligned(64)));
+static uint8_t fp_block[MMCHAL_CARD_BLKSZ] __attribute__((aligned(64)));
+
+int fp_card_io(struct mmchal_host_cfg *hc, bool write)
+{
+	struct mmchal_card_cfg cc = {0};
+	struct mmchal_sg sg = {0};
+	int err;
+
+	hc->port = &fp_port;
+	err = mmchal_host_init(&fp_host, hc);
+	if (err)
+		return err;
+	cc.ops = &mmchal_host_core_ops;
+	cc.ctx = &fp_host;
+	cc.buf = fp_regbuf;
+	cc.buf_phys = (mmchal_phys_addr_t)(uintptr_t)fp_regbuf;
+	cc.delay_us = fp_delay_us;
+	err = mmchal_card_setup(&fp_card, &cc);
+	if (!err)
+		err = mmchal_card_init(&fp_card);
+	if (err)
+		return err;
+	sg.cpu = fp_block;
+	sg.phys = (mmchal_phys_addr_t)(uintptr_t)fp_block;
+	sg.len = sizeof(fp_block);
+	err = mmchal_card_read(&fp_card, fp_in, 1, &sg, 1);
+	if (!err && write)
+		err = mmchal_card_write(&fp_card, fp_in, 1, &sg, 1);
+	return err;
 }
 
 /* The linker's entry: no C library start-up, nothing but the image. */

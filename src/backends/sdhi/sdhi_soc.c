@@ -8,6 +8,7 @@
  *
  * @note Const data and pure functions: any context, no locks.
  */
+#include <mmchal/config.h>
 #include <mmchal/sdhi.h>
 
 /* UINT_MAX / 512: Linux of_data max_blk_count 0xffffffff in 512-byte blocks. */
@@ -50,6 +51,10 @@ static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	IDMAC("renesas,rzg2l-sdhi", MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR),
 	/* RZ/A2: fixed address mode and not merge-capable (of_rza2_compatible). */
 	IDMAC("renesas,sdhi-r7s9210", MMCHAL_SDHI_F_FIXED_ADDR),
+#if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
+	/* The SYS-DMAC SoCs, served by the SYS-DMAC or the PIO backend: a library
+	   with only the internal-DMAC backend could not drive them and leaves
+	   their entries out. */
 	/* R-Car Gen2 / RZ/G1: read port alias at +0x2000 (of_rcar_gen2_compatible
 	   dma_rx_offset); 8388607 blocks, cut to 65535 by a 16-bit counter
 	   (VERSION < 0xcb0d) when the controller is probed. */
@@ -71,6 +76,7 @@ static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u, 0),
 	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u, 0),
 	SYSDMAC("renesas,sdhi-shmobile", 256u, 0u, 0),
+#endif
 };
 
 #define SDHI_NSOCS (sizeof(sdhi_socs) / sizeof(sdhi_socs[0]))
