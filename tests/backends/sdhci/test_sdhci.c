@@ -1204,6 +1204,160 @@ static void test_ops_reject_unprobed(void **state)
 	assert_int_equal(m.nresets, 0);
 }
 
+/* Bus power at the highest voltage the capabilities offer; none offered: refused. */
+static void test_power_voltages(void **state)
+{
+	static const struct {
+		uint32_t volts;
+		int ret;
+		uint16_t power;
+	} t[] = {
+		{1u << 24 | 1u << 25 | 1u << 26, 0, 0x0f00},
+		{1u << 25 | 1u << 26, 0, 0x0d00},
+		{1u << 25, 0, 0x0d00},
+		{1u << 26, 0, 0x0b00},
+		{0, MMCHAL_ENOTSUP, 0},
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~(7u << 24)) | t[i].volts, MMCHAL_SDHCI_DMA_AUTO);
+		assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), t[i].ret);
+		assert_int_equal(get16(0x28) & 0xff00u, t[i].power);
+	}
+}
+
+/* Timings, widths, flags and the argument checks of set_ios. */
+static void test_ios_edges(void **state)
+{
+	struct mmchal_ios ios = {.clock_hz = 25000000,
+				 .bus_width = MMCHAL_BUS_WIDTH_4,
+				 .timing = MMCHAL_TIMING_UHS_SDR12,
+				 .power_mode = MMCHAL_POWER_ON,
+				 .signal_voltage = MMCHAL_SIGNAL_180};
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	/* v3.00 with SDR50: SDR12 and SDR25 select UHS modes 0 and 1, high speed on */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 0;
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	put16(0x3e, 0x0007);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x0008);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x06);
+	ios.timing = MMCHAL_TIMING_UHS_SDR25;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x0009);
+	ios.timing = MMCHAL_TIMING_UHS_SDR50;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x000a);
+	ios.timing = MMCHAL_TIMING_UHS_DDR50; /* no DDR50 in the capabilities */
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* bad power mode or signal voltage; 1.2 V never */
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.power_mode = (enum mmchal_power_mode)(MMCHAL_POWER_ON + 1);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	ios.power_mode = MMCHAL_POWER_ON;
+	ios.signal_voltage = (enum mmchal_signal_voltage)(MMCHAL_SIGNAL_120 + 1);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	ios.signal_voltage = MMCHAL_SIGNAL_120;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* power up: bus power on, the card clock still stopped */
+	ios.signal_voltage = MMCHAL_SIGNAL_330;
+	ios.power_mode = MMCHAL_POWER_UP;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0xff00u, 0x0f00);
+	assert_int_equal(get16(0x2c) & 0x0004u, 0);
+	assert_int_equal(h.clock_hz, 0);
+	ios.power_mode = MMCHAL_POWER_ON;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x2c) & 0x0004u, 0x0004);
+	assert_int_equal(h.clock_hz, 13000000); /* 52 MHz / 4 */
+
+	/* SDR12 without any UHS capability */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_UHS_SDR12;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_UHS_SDR25;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+
+	/* a board without high speed: HS refused, legacy fine */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.flags = MMCHAL_SDHCI_F_NO_HS;
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_SD_HS;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x02);
+
+	/* 8 data lines wired: 8-bit where the controller has it, else refused */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	c = base_cfg();
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	ios.bus_width = MMCHAL_BUS_WIDTH_8;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x20);
+	model_reset(0x0002, CAPS_QEMU_V3);
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_AUTO), "auto");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_NONE), "pio");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_SDMA), "sdma");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_ADMA2_32), "adma2-32");
+}
+
+/* Data timeout counter: the shortest TMCLK x 2^(13 + n) not below the request's. */
+static void test_data_timeout(void **state)
+{
+	static const struct {
+		uint32_t tmclk_caps, timeout_ns;
+		uint8_t val;
+	} t[] = {
+		/* 52 MHz TMCLK: 2^16 clocks are 1260307 ns */
+		{0xb4, 1260307, 3},
+		{0xb4, 1260308, 4},
+		{0xb4, 1, 0},
+		{0xb4, 0, 0x0e},
+		{0xb4, 4000000000u, 0x0e},
+		/* 52 kHz TMCLK (bit 7 clear): 2^13 clocks are 157538461 ns */
+		{0x34, 157538461, 0},
+		{0x34, 157538462, 1},
+		/* no TMCLK: the card clock (13 MHz) counts */
+		{0x00, 630153, 0},
+		{0x00, 630154, 1},
+	};
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~0xffu) | t[i].tmclk_caps, MMCHAL_SDHCI_DMA_NONE);
+		assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+		d.timeout_ns = t[i].timeout_ns;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(m.r8[0x2e], t[i].val);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	}
+	/* a PIO request needs its sg list */
+	d.sg = NULL;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.sg = &sg;
+	d.sg_len = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1224,6 +1378,9 @@ int main(void)
 		cmocka_unit_test(test_auto_cmd12),
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_ops_reject_unprobed),
+		cmocka_unit_test(test_power_voltages),
+		cmocka_unit_test(test_ios_edges),
+		cmocka_unit_test(test_data_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
