@@ -319,13 +319,266 @@ static void test_finished_untouched(void **state)
 	fx_close(&f);
 }
 
+/* The CMD register value and the block-count access of each kind of request. */
+static void test_cmd_encoding(void **state)
+{
+	struct wlog l = {0};
+	uint64_t v[8];
+	struct fx f;
+	struct blk t;
+	struct mmchal_sim_access a;
+	bool found;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	/* no response: 0x0300; the caller's resp and error are not left as they were */
+	{
+		struct mmchal_cmd c = {.opcode = 0, .flags = MMCHAL_RSP_NONE, .error = 99};
+		struct mmchal_xfer x = {.cmd = &c};
+
+		c.resp[0] = 0x5a5a5a5au;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_false(fx_wait(&f, &x) & (MMCHAL_EV_CMD_ERROR | FX_TIMEOUT));
+		assert_int_equal(c.error, 0);
+		/* no response: nothing read into resp */
+		assert_int_equal(c.resp[0], 0x5a5a5a5au);
+		assert_int_equal(writes_of(&f, &l, 0x00, v, 8), 1);
+		assert_int_equal(v[0], 0x0300u);
+	}
+	fx_close(&f);
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	/* CMD18 and CMD25 of one block are multi-block commands: 0x2000, auto CMD12 */
+	for (int w = 0; w < 2; w++) {
+		blk_prep(&f, &t, w == 1, 1, false);
+		t.c.opcode = w ? 25 : 18;
+		t.x.auto_stop = true;
+		t.x.stop = &t.stop;
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		blk_run(&f, &t);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_int_equal(writes_of(&f, &l, 0x00, v, 8), 1);
+		assert_int_equal(v[0], w ? 0x2c19u : 0x3c12u);
+		/* SD_STOP.SEC, and the 32-bit block counter in one 32-bit access */
+		found = false;
+		for (uint32_t i = 0; i < l.n; i++) {
+			a = l.a[i];
+			if (a.off == (0x0au << f.sc.bus_shift)) {
+				assert_int_equal(a.width, 4);
+				assert_int_equal(a.val, 1);
+				found = true;
+			}
+		}
+		assert_true(found);
+		/* the second one with the same settings writes neither SIZE nor STOP */
+		assert_int_equal(writes_of(&f, &l, R_STOP, v, 8), w == 0 ? 1u : 0u);
+		assert_int_equal(writes_of(&f, &l, R_SIZE, v, 8), w == 0 ? 1u : 0u);
+	}
+	fx_close(&f);
+
+	/* a 16-bit block counter (0x490c): a 16-bit access */
+	{
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x490c, 0,
+				    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+
+		assert_int_equal(fx_open(&f, &o), 0);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+		blk_prep(&f, &t, false, 3, false);
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		blk_run(&f, &t);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		found = false;
+		for (uint32_t i = 0; i < l.n; i++) {
+			if (l.a[i].off == (0x0au << f.sc.bus_shift)) {
+				assert_int_equal(l.a[i].width, 2);
+				assert_int_equal(l.a[i].val, 3);
+				found = true;
+			}
+		}
+		assert_true(found);
+		fx_close(&f);
+	}
+}
+
+/* The first request after probe writes SD_STOP, whatever its value. */
+static void test_probe_forgets_stop(void **state)
+{
+	struct wlog l = {0};
+	uint64_t v[8];
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, false, 1, false);
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	blk_run(&f, &t);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, R_STOP, v, 8), 1);
+	assert_int_equal(v[0], 0);
+	fx_close(&f);
+
+	/* an IP version without HOST_MODE: a reset does not write one either */
+	{
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x820b, 0,
+				    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+
+		assert_int_equal(fx_open(&f, &o), 0);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		timeout_cmd(&f);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_int_equal(writes_of(&f, &l, R_HOSTMODE, v, 8), 0);
+		assert_int_equal(reg16(&f, R_HOSTMODE), 0);
+		fx_close(&f);
+	}
+}
+
+/* Clock changes: card clock stopped, divider changed, clock started again. */
+static void test_clock_sequence(void **state)
+{
+	struct wlog l = {0};
+	uint64_t v[8];
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	/* probe leaves 0x0080 (1/512, stopped): start at 25 MHz (1/8) */
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	fx_ios(&f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, 0x24, v, 8), 2);
+	assert_int_equal(v[0], 0x0002);
+	assert_int_equal(v[1], 0x0102);
+	/* 50 MHz (1/4) while running */
+	l.n = 0;
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	fx_ios(&f, 50000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, 0x24, v, 8), 3);
+	assert_int_equal(v[0], 0x0002);
+	assert_int_equal(v[1], 0x0001);
+	assert_int_equal(v[2], 0x0101);
+	/* off */
+	l.n = 0;
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	fx_ios(&f, 0, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, 0x24, v, 8), 2);
+	assert_int_equal(v[0], 0x0001);
+	assert_int_equal(v[1], 0x0001);
+	fx_close(&f);
+}
+
+/* The data timeout in SD_OPTION bits 7:4 counts card clocks of each divider. */
+static void test_timeout_clocks(void **state)
+{
+	static const struct {
+		uint32_t hz, ns;
+		uint16_t top;
+	} rows[] = {
+		/* 1/2: 100 MHz, 81920 ns are 8192 clocks (+1): 2^14 */
+		{100000000, 81920, 1},
+		{100000000, 81910, 0},
+		/* 1/4: 50 MHz */
+		{50000000, 163840, 1},
+		{50000000, 163820, 0},
+		/* 1/8: 25 MHz */
+		{25000000, 327680, 1},
+		{25000000, 327640, 0},
+	};
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+		fx_ios(&f, rows[i].hz, MMCHAL_BUS_WIDTH_8, MMCHAL_TIMING_MMC_HS);
+		blk_prep(&f, &t, false, 1, false);
+		t.d.timeout_ns = rows[i].ns;
+		/* written before the command goes out */
+		assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+		assert_int_equal((reg16(&f, 0x28) >> 4) & 0xfu, rows[i].top);
+		assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+		fx_close(&f);
+	}
+}
+
+/* Entries refused before probe or with bad arguments; the host busy for set_ios. */
+static void test_entry_checks(void **state)
+{
+	struct mmchal_sdhi_stats st;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_port port;
+	struct mmchal_port_ops bad_ops = {0};
+	struct mmchal_port bad = {.ops = &bad_ops};
+	struct mmchal_sdhi_cfg cfg;
+	struct mmchal_sdhi s;
+	struct mmchal_backend be;
+	struct mmchal_ios ios = {25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY,
+				 MMCHAL_POWER_ON, MMCHAL_SIGNAL_330};
+	uint32_t blocks;
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	cfg = f.cfg;
+	assert_int_equal(mmchal_sim_port(f.sim, &port), 0);
+	cfg.port = &port;
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), 0);
+	cfg.port = &bad;
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), MMCHAL_EINVAL);
+	cfg.port = NULL;
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), 0);
+	/* not probed */
+	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->abort(NULL), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->enable_sdio_irq(NULL, true), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->blocks_done(NULL, &blocks), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->blocks_done(be.ctx, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhi_get_stats(&s, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhi_get_stats(NULL, &st), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhi_get_stats(&s, &st), 0);
+	fx_close(&f);
+	/* Gen1 has no 1/1 clock: the fastest is half the input */
+	{
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0, 0,
+				    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+
+		fx_more.compat = "renesas,rcar-gen1-sdhi";
+		assert_int_equal(fx_open(&f, &o), 0);
+	}
+	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.f_max_hz, FX_CLK / 2u);
+	/* set_ios while a request runs */
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, false, 1, false);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	assert_int_equal(f.be.ops->set_ios(f.be.ctx, &ios), MMCHAL_EBUSY);
+	assert_false(fx_wait(&f, &t.x) & (MMCHAL_EV_DATA_ERROR | FX_TIMEOUT));
+	assert_int_equal(t.d.bytes_xfered, 512);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ack_values),
-		cmocka_unit_test(test_reset_restores),
-		cmocka_unit_test(test_dma_pio_switch),
-		cmocka_unit_test(test_finished_untouched),
+		cmocka_unit_test(test_ack_values),     cmocka_unit_test(test_reset_restores),
+		cmocka_unit_test(test_dma_pio_switch), cmocka_unit_test(test_finished_untouched),
+		cmocka_unit_test(test_cmd_encoding),   cmocka_unit_test(test_probe_forgets_stop),
+		cmocka_unit_test(test_clock_sequence), cmocka_unit_test(test_timeout_clocks),
+		cmocka_unit_test(test_entry_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
