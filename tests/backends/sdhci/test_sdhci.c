@@ -807,6 +807,9 @@ static void test_adma_descriptors(void **state)
 	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_memory_equal(t, want32, sizeof(want32));
+	/* nothing written past the last descriptor */
+	for (unsigned int i = sizeof(want32); i < sizeof(want32) + 16u; i++)
+		assert_int_equal(t[i], 0);
 	assert_int_equal(cleans, 1);
 	assert_ptr_equal(clean_addr, t);
 	assert_int_equal(clean_len, 24);
@@ -1358,6 +1361,192 @@ static void test_data_timeout(void **state)
 	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
 }
 
+/* Capability decoding: block size field, base clock width, f_min rounding, DMA
+   mode choice at the edges of the table size and of 4 GiB, UHS modes. */
+static void test_caps_decoding(void **state)
+{
+	static const uint32_t blk[4] = {512, 1024, 2048, 512};
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhci_cfg c;
+	const uint32_t caps32 = CAPS_QEMU_V3 & ~(1u << 28);
+
+	(void)state;
+	for (uint32_t f = 0; f < 4; f++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~(3u << 16)) | f << 16, MMCHAL_SDHCI_DMA_AUTO);
+		assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+		assert_int_equal(hc.max_blk_size, blk[f]);
+	}
+	/* 52 MHz / 2046, rounded up; nothing the backend does not set */
+	assert_int_equal(hc.f_min_hz, 25416);
+	assert_false(hc.merge_capable);
+	assert_int_equal(hc.max_blk_count, 0);
+	/* v3.00: the base clock field has 8 bits (0xc8: 200 MHz) */
+	up_ok(0x0002, (CAPS_QEMU_V3 & ~0xff00u) | 0xc800u, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.f_max_hz, 200000000);
+	/* a table of exactly one 64-bit descriptor: ADMA2 64-bit, one segment */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.adma_table_size = MMCHAL_SDHCI_ADMA2_64_DESC_SIZE;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.dir[0].max_segs, 1);
+	assert_int_equal(dc.dir[0].addr_bits, 64);
+	/* 32-bit ADMA2: the table must end at or below 4 GiB - 1 */
+	model_reset(0x0002, caps32);
+	c = base_cfg();
+	c.adma_table_dma = 0xfffffff8u;
+	c.adma_table_size = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_32);
+	c.adma_table_size = 9; /* last byte at 4 GiB */
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_SDMA);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(up(&c), MMCHAL_EINVAL);
+	c.adma_table_size = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_32);
+	/* SDMA: 32-bit addresses */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.dir[0].addr_bits, 32);
+	assert_int_equal(dc.dir[1].addr_bits, 32);
+	/* UHS: SDR104 alone gives the 1.8 V switch with SDR12/SDR25 only */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 1;
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25 |
+				   MMCHAL_BUS_UHS_SDR50 | MMCHAL_BUS_UHS_DDR50),
+			 MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25);
+	/* SDR50 alone: SDR50, no DDR50 */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 0;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_true(hc.bus & MMCHAL_BUS_UHS_SDR50);
+	assert_false(hc.bus & (MMCHAL_BUS_UHS_DDR50 | MMCHAL_BUS_MMC_DDR52));
+}
+
+/* set_ios edges: no high speed in the capabilities, 8-bit then 4-bit, the 8-bit
+   divider's lower end. */
+static void test_ios_more(void **state)
+{
+	struct mmchal_ios ios = {.clock_hz = 400000,
+				 .bus_width = MMCHAL_BUS_WIDTH_4,
+				 .timing = MMCHAL_TIMING_SD_HS,
+				 .power_mode = MMCHAL_POWER_ON};
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3 & ~(1u << 21), MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_MMC_HS;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* 8-bit, then back to 4-bit: the 8-bit bit cleared */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	c = base_cfg();
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.bus_width = MMCHAL_BUS_WIDTH_8;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x20);
+	ios.bus_width = MMCHAL_BUS_WIDTH_4;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x02);
+	/* v2.00: base / 256 at most: 150 kHz from 52 MHz is out of range, 203125 Hz is not */
+	up_ok(0x0001, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	ios.clock_hz = 150000;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ERANGE);
+	ios.clock_hz = 203125;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	{
+		struct mmchal_host_caps hc;
+		struct mmchal_dma_caps dc;
+
+		/* 52 MHz / 256 exactly: no rounding up */
+		assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+		assert_int_equal(hc.f_min_hz, 203125);
+	}
+	assert_int_equal(h.clock_hz, 203125);
+	assert_int_equal(get16(0x2c) >> 8, 0x80);
+}
+
+/* Start: multi-block bits of one-block CMD18/CMD25, block count and size limits,
+   the counters reset, the board's timeout clock. */
+static void test_start_more(void **state)
+{
+	uint8_t buf[4096];
+	struct mmchal_sg sg = {.cpu = buf, .len = 512};
+	struct mmchal_cmd c = {.opcode = 25, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_TO_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	struct mmchal_sdhci_cfg cfg;
+	uint32_t done;
+
+	(void)state;
+	memset(buf, 0x3c, sizeof(buf));
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	d.bytes_xfered = 77;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(m.last_mode, 0x22); /* multi, count, write */
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 1);
+	c.opcode = 18;
+	d.dir = MMCHAL_DIR_FROM_CARD;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(m.last_mode, 0x32);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	/* larger blocks than the controller takes */
+	d.blksz = 1024;
+	sg.len = 1024;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	/* 65535 blocks fit the 16-bit count, 65536 do not */
+	d.blksz = 4;
+	d.blocks = 65536;
+	sg.len = 4u * 65536u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blocks = 65535;
+	sg.len = 4u * 65535u;
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	m.hold_xfer = false;
+
+	/* no timeout clock in the capabilities: the board's (1 MHz) counts */
+	model_reset(0x0002, CAPS_QEMU_V3 & ~0xffu);
+	cfg = base_cfg();
+	cfg.timeout_clock_hz = 1000000;
+	cfg.dma = MMCHAL_SDHCI_DMA_NONE;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	d.blksz = 512;
+	d.blocks = 1;
+	sg.len = 512;
+	c.opcode = 17;
+	d.timeout_ns = 8192000; /* 2^13 clocks */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.r8[0x2e], 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	d.timeout_ns = 8192001;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.r8[0x2e], 1);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1381,6 +1570,9 @@ int main(void)
 		cmocka_unit_test(test_power_voltages),
 		cmocka_unit_test(test_ios_edges),
 		cmocka_unit_test(test_data_timeout),
+		cmocka_unit_test(test_caps_decoding),
+		cmocka_unit_test(test_ios_more),
+		cmocka_unit_test(test_start_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
