@@ -631,14 +631,41 @@ static void test_sdio_irq(void **state)
 	fx_close(&f);
 }
 
+/* A card that is never busy after a write: the one access end comes with the bus
+   idle (INFO2 bit 29), and the DMA write ends on it. */
+static void test_write_never_busy(void **state)
+{
+	struct fx_opts o = gen3_mmc;
+	struct mmchal_sim_card_config cc;
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	o.card = MMCHAL_SIM_CARD_NONE;
+	assert_int_equal(fx_open(&f, &o), 0);
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc), 0);
+	cc.write_busy_ns = 0;
+	cc.switch_busy_ns = 0;
+	assert_int_equal(mmchal_sim_card_insert(f.sim, &cc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, true, 1, true);
+	blk_run(&f, &t);
+	blk_prep(&f, &t, true, 1, false);
+	blk_run(&f, &t);
+	blk_prep(&f, &t, true, 3, true);
+	blk_run(&f, &t);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ack_values),     cmocka_unit_test(test_reset_restores),
-		cmocka_unit_test(test_dma_pio_switch), cmocka_unit_test(test_finished_untouched),
-		cmocka_unit_test(test_cmd_encoding),   cmocka_unit_test(test_probe_forgets_stop),
-		cmocka_unit_test(test_clock_sequence), cmocka_unit_test(test_timeout_clocks),
-		cmocka_unit_test(test_entry_checks),   cmocka_unit_test(test_sdio_irq),
+		cmocka_unit_test(test_ack_values),       cmocka_unit_test(test_reset_restores),
+		cmocka_unit_test(test_dma_pio_switch),   cmocka_unit_test(test_finished_untouched),
+		cmocka_unit_test(test_cmd_encoding),     cmocka_unit_test(test_probe_forgets_stop),
+		cmocka_unit_test(test_clock_sequence),   cmocka_unit_test(test_timeout_clocks),
+		cmocka_unit_test(test_entry_checks),     cmocka_unit_test(test_sdio_irq),
+		cmocka_unit_test(test_write_never_busy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
