@@ -30,6 +30,7 @@ struct model {
 	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
 	uint8_t resets[16];
 	unsigned int nresets, ncmds, sdma_writes;
+	uint32_t acked; /* every bit ever written 1 to the interrupt status */
 	uint16_t last_cmd, last_mode, blkcnt;
 	/* PIO */
 	uint8_t card[4096];
@@ -199,6 +200,7 @@ static void md_write32(void *ctx, uint32_t off, uint32_t v)
 		}
 		return;
 	case 0x30:
+		m.acked |= v;
 		m.norm &= (uint16_t)~v;
 		m.err &= (uint16_t) ~(v >> 16);
 		return;
@@ -1122,8 +1124,11 @@ static void test_card_events(void **state)
 	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
 	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
 	m.norm |= 1u << 8;
+	m.acked = 0;
 	assert_int_equal(poll(), MMCHAL_EV_SDIO_IRQ);
 	assert_int_equal(get32(0x34) & (1u << 8), 0);
+	/* neither the card interrupt (cleared at the card) nor the summary bit acked */
+	assert_int_equal(m.acked & ((1u << 8) | (1u << 15)), 0);
 	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, false), 0);
 
 	cfg = base_cfg();
@@ -1545,6 +1550,9 @@ static void test_start_more(void **state)
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(m.r8[0x2e], 1);
 	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	/* the CMD and DAT line resets of an abort keep the timeout byte */
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.r8[0x2e], 1);
 }
 
 int main(void)
