@@ -657,6 +657,146 @@ static void test_write_never_busy(void **state)
 	fx_close(&f);
 }
 
+/* Every start() argument refusal, and the ops on NULL or unprobed instances: each
+   refused with EINVAL, nothing started (the next valid request runs). */
+static void test_start_refusals(void **state)
+{
+	struct mmchal_ios ios = {25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY,
+				 MMCHAL_POWER_ON, MMCHAL_SIGNAL_330};
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhi s;
+	struct mmchal_backend be;
+	struct mmchal_sg sg2[2];
+	struct mmchal_dma_seg seg2[2];
+	uint32_t ev;
+	struct fx f;
+	struct blk t;
+	const struct mmchal_backend_ops *ops;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	ops = f.be.ops;
+	assert_int_equal(ops->start(NULL, &t.x), MMCHAL_EINVAL);
+	assert_int_equal(ops->start(f.be.ctx, NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->set_ios(NULL, &ios), MMCHAL_EINVAL);
+	ios.timing = (enum mmchal_timing)(MMCHAL_TIMING_MMC_HS400 + 1);
+	assert_int_equal(ops->set_ios(f.be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(ops->get_caps(NULL, &hc, &dc), MMCHAL_EINVAL);
+	assert_int_equal(ops->get_caps(f.be.ctx, &hc, NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->handle_irq(NULL, &ev), MMCHAL_EINVAL);
+	assert_int_equal(ops->handle_irq(f.be.ctx, NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->card_busy(NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->get_cd(NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->get_ro(NULL), MMCHAL_EINVAL);
+	assert_int_equal(ops->probe(NULL), MMCHAL_EINVAL);
+	/* an instance set up but not probed */
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &f.cfg, &be), 0);
+	assert_int_equal(be.ops->get_cd(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_ro(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sdhi_init(&s, &f.cfg, NULL), MMCHAL_EINVAL);
+	{
+		struct mmchal_sdhi_cfg cfg = f.cfg;
+
+		cfg.soc = NULL;
+		assert_int_equal(mmchal_sdhi_init(&s, &cfg, &be), MMCHAL_EINVAL);
+	}
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	for (int k = 0; k < 19; k++) {
+		blk_prep(&f, &t, false, 2, k >= 11);
+		switch (k) {
+		case 0:
+			t.x.cmd = NULL;
+			break;
+		case 1:
+			t.c.opcode = 64;
+			break;
+		case 2:
+			t.d.blksz = 0;
+			break;
+		case 3:
+			t.d.blksz = 513;
+			break;
+		case 4:
+			t.d.blocks = 0;
+			break;
+		case 5:
+			t.d.dir = (enum mmchal_dir)2;
+			break;
+		case 6:
+			t.d.sg = NULL;
+			break;
+		case 7:
+			t.d.sg_len = 0;
+			break;
+		case 8:
+			t.sg.cpu = NULL;
+			break;
+		case 9:
+			sg2[0] = t.sg;
+			sg2[0].len = 1024;
+			sg2[1] = t.sg;
+			sg2[1].len = 0;
+			t.d.sg = sg2;
+			t.d.sg_len = 2;
+			break;
+		case 10:
+			t.sg.len = 1023;
+			break;
+		case 11:
+			t.x.plan = (enum mmchal_plan)MMCHAL_PLAN_COUNT;
+			break;
+		case 12:
+			t.x.segs = NULL;
+			break;
+		case 13:
+			t.x.nsegs = 0;
+			break;
+		case 14:
+			t.seg.len = 0;
+			break;
+		case 15:
+			t.seg.len = 1024 + 128;
+			break;
+		case 16:
+			t.seg.addr += 64; /* the DMAC's 128-byte alignment */
+			break;
+		case 17:
+			t.seg.addr = 0x100000000ull; /* 32-bit DMAC */
+			break;
+		default:
+			/* two segments: the DMAC takes one */
+			seg2[0].addr = t.seg.addr;
+			seg2[0].len = 512;
+			seg2[1].addr = t.seg.addr + 512u;
+			seg2[1].len = 512;
+			t.x.segs = seg2;
+			t.x.nsegs = 2;
+			break;
+		}
+		assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), MMCHAL_EINVAL);
+		assert_int_equal(f.sdhi.state, 0);
+	}
+	blk_prep(&f, &t, false, 2, true);
+	blk_run(&f, &t);
+	fx_close(&f);
+
+	/* the PIO backend has no engine: a DMA plan is refused */
+	{
+		struct fx_opts o = gen3_mmc;
+
+		o.kind = MMCHAL_SDHI_PIO;
+		assert_int_equal(fx_open(&f, &o), 0);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+		blk_prep(&f, &t, false, 2, true);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), MMCHAL_EINVAL);
+		blk_prep(&f, &t, false, 2, false);
+		blk_run(&f, &t);
+		fx_close(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,7 +805,7 @@ int main(void)
 		cmocka_unit_test(test_cmd_encoding),     cmocka_unit_test(test_probe_forgets_stop),
 		cmocka_unit_test(test_clock_sequence),   cmocka_unit_test(test_timeout_clocks),
 		cmocka_unit_test(test_entry_checks),     cmocka_unit_test(test_sdio_irq),
-		cmocka_unit_test(test_write_never_busy),
+		cmocka_unit_test(test_write_never_busy), cmocka_unit_test(test_start_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
