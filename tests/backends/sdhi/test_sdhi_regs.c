@@ -490,6 +490,9 @@ static void test_timeout_clocks(void **state)
 		/* 1/4: 50 MHz */
 		{50000000, 163840, 1},
 		{50000000, 163820, 0},
+		/* 1/1: 200 MHz */
+		{200000000, 40960, 1},
+		{200000000, 40955, 0},
 		/* 1/8: 25 MHz */
 		{25000000, 327680, 1},
 		{25000000, 327640, 0},
@@ -797,6 +800,77 @@ static void test_start_refusals(void **state)
 	}
 }
 
+/* Probe: a soft reset (0 then 1), then the clock stopped at 1/512, 1-bit with the
+   longest timeout, DMA off; a second probe resets the DDR mode too. The argument
+   is one 32-bit access with registers 4 bytes apart, two 16-bit ones otherwise. */
+static void test_probe_writes(void **state)
+{
+	struct mmchal_ios ios = {50000000, MMCHAL_BUS_WIDTH_8, MMCHAL_TIMING_MMC_DDR52,
+				 MMCHAL_POWER_ON, MMCHAL_SIGNAL_180};
+	struct wlog l = {0};
+	uint64_t v[8];
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, false, 1, true);
+	blk_run(&f, &t);
+	assert_int_equal(f.be.ops->set_ios(f.be.ctx, &ios), 0);
+	assert_int_equal(reg16(&f, 0xe6), 1);
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, R_SOFTRST, v, 8), 2);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[1], 1);
+	assert_int_equal(writes_of(&f, &l, 0x24, v, 8), 1);
+	assert_int_equal(v[0], 0x0080);
+	assert_int_equal(writes_of(&f, &l, 0x28, v, 8), 1);
+	assert_int_equal(v[0], 0xc0e0);
+	assert_int_equal(writes_of(&f, &l, R_EXTMODE, v, 8), 1);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(reg16(&f, 0xe6), 0);
+	assert_int_equal(reg16(&f, 0x28), 0xc0e0);
+	/* the argument of a command: bus_shift 2, one 32-bit write */
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	l.n = 0;
+	mmchal_sim_set_trace(f.sim, wtrace, &l);
+	assert_int_equal(fx_cmd(&f, 13, 0x00010000u, MMCHAL_RSP_R1), 0);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, 0x04, v, 8), 1);
+	assert_int_equal(v[0], 0x00010000u);
+	assert_int_equal(writes_of(&f, &l, 0x06, v, 8), 0);
+	/* a one-byte DMA segment is a valid request */
+	blk_prep(&f, &t, false, 1, true);
+	t.d.blksz = 1;
+	t.seg.len = 1;
+	t.sg.len = 1;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	fx_close(&f);
+
+	/* bus_shift 1 (Gen2): the two 16-bit halves */
+	{
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0, 0,
+				    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+
+		assert_int_equal(fx_open(&f, &o), 0);
+		assert_int_equal(f.sc.bus_shift, 1);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		assert_int_equal(fx_cmd(&f, 13, 0x00010000u, MMCHAL_RSP_R1), 0);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_int_equal(writes_of(&f, &l, 0x04, v, 8), 1);
+		assert_int_equal(v[0], 0x0000);
+		assert_int_equal(writes_of(&f, &l, 0x06, v, 8), 1);
+		assert_int_equal(v[0], 0x0001);
+		fx_close(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_clock_sequence),   cmocka_unit_test(test_timeout_clocks),
 		cmocka_unit_test(test_entry_checks),     cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_write_never_busy), cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_probe_writes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
