@@ -1555,6 +1555,29 @@ static void test_start_more(void **state)
 	assert_int_equal(m.r8[0x2e], 1);
 }
 
+/* Abort after the data moved but before the controller reported the end: the
+   blocks that reached memory stay counted. */
+static void test_abort_counts(void **state)
+{
+	uint8_t buf[2048];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 4, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1581,6 +1604,7 @@ int main(void)
 		cmocka_unit_test(test_caps_decoding),
 		cmocka_unit_test(test_ios_more),
 		cmocka_unit_test(test_start_more),
+		cmocka_unit_test(test_abort_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
