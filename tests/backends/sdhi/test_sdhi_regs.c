@@ -543,6 +543,18 @@ static void test_entry_checks(void **state)
 	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), MMCHAL_EINVAL);
 	cfg.port = NULL;
 	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), 0);
+	/* a SYS-DMAC SoC with only one of its two channels: PIO */
+	cfg = f.cfg;
+	cfg.soc = mmchal_sdhi_soc_lookup("renesas,rcar-gen2-sdhi");
+	cfg.chan[0].ops = NULL;
+	assert_int_equal(mmchal_sdhi_init(&s, &cfg, &be), 0);
+	assert_string_equal(be.ops->name, "sdhi-pio");
+	cfg.chan[0] = f.cfg.chan[0];
+	cfg.chan[1].ops = NULL;
+	assert_int_equal(mmchal_sdhi_init(&s, &cfg, &be), 0);
+	assert_string_equal(be.ops->name, "sdhi-pio");
+	cfg.port = NULL;
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &f.cfg, &be), 0);
 	/* not probed */
 	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_EINVAL);
 	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), MMCHAL_EINVAL);
@@ -625,12 +637,15 @@ static void test_sdio_irq(void **state)
 	assert_int_equal(ioirq_acks, 0);
 	/* enabled: reported once and acknowledged */
 	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, true), 0);
+	assert_int_equal(reg16(&f, R_SDIOMODE + 4u), 0xfffe); /* SDIO_MASK: IOIRQ open */
 	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
 	assert_true(ev & MMCHAL_EV_SDIO_IRQ);
 	assert_int_equal(ioirq_acks, 1);
 	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
 	assert_false(ev & MMCHAL_EV_SDIO_IRQ);
 	assert_int_equal(ioirq_acks, 1);
+	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, false), 0);
+	assert_int_equal(reg16(&f, R_SDIOMODE + 4u), 0xffff);
 	fx_close(&f);
 }
 
