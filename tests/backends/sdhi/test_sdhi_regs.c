@@ -886,6 +886,91 @@ static void test_probe_writes(void **state)
 	}
 }
 
+/* Status bits the simulator never raises on these paths (illegal access alone,
+   buffer overflow, underrun): a bus wrapper adds them to INFO2 as the controller
+   would, until the backend acknowledges them. */
+static const struct mmchal_bus_ops *inj_inner;
+static uint16_t inj_bits;
+static uint32_t inj_shift;
+
+static uint16_t inj_rd16(void *ctx, uint32_t off)
+{
+	uint16_t v = inj_inner->read16(ctx, off);
+
+	if (off == R_INFO2 << inj_shift)
+		v |= inj_bits;
+	return v;
+}
+
+static void inj_wr16(void *ctx, uint32_t off, uint16_t val)
+{
+	if (off == R_INFO2 << inj_shift)
+		inj_bits &= val;
+	inj_inner->write16(ctx, off, val);
+}
+
+static void inj_open(struct fx *f, struct mmchal_bus_ops *ops, enum mmchal_sdhi_kind kind)
+{
+	struct fx_opts o = gen3_mmc;
+
+	o.kind = kind;
+	assert_int_equal(fx_open(f, &o), 0);
+	inj_inner = f->cfg.bus.ops;
+	inj_shift = f->sc.bus_shift;
+	*ops = *f->cfg.bus.ops;
+	ops->read16 = inj_rd16;
+	ops->write16 = inj_wr16;
+	f->cfg.bus.ops = ops;
+	if (kind == MMCHAL_SDHI_PIO)
+		assert_int_equal(mmchal_sdhi_pio_init(&f->sdhi, &f->cfg, &f->be), 0);
+	else
+		assert_int_equal(mmchal_sdhi_idmac_init(&f->sdhi, &f->cfg, &f->be), 0);
+	assert_int_equal(f->be.ops->probe(f->be.ctx), 0);
+	inj_bits = 0;
+	fx_mmc_init(f, MMCHAL_BUS_WIDTH_8);
+}
+
+static void test_injected_errors(void **state)
+{
+	static const uint16_t data_bits[3] = {0x8000u, 0x0010u, 0x0020u};
+	struct mmchal_bus_ops ops;
+	struct fx f;
+	struct blk t;
+	uint32_t ev;
+
+	(void)state;
+	/* an illegal access during a command: the command fails with EIO */
+	inj_open(&f, &ops, MMCHAL_SDHI_PIO);
+	{
+		struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+		struct mmchal_xfer x = {.cmd = &c};
+
+		assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+		inj_bits = 0x8000u;
+		ev = fx_wait(&f, &x);
+		assert_true(ev & MMCHAL_EV_CMD_ERROR);
+		assert_int_equal(c.error, MMCHAL_EIO);
+		assert_int_equal(f.sdhi.state, 0);
+	}
+	fx_close(&f);
+	/* illegal access, overflow, underrun in a PIO read's data phase: EIO */
+	for (int i = 0; i < 3; i++) {
+		inj_open(&f, &ops, MMCHAL_SDHI_PIO);
+		blk_prep(&f, &t, false, 4, false);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+		for (int k = 0; k < 100000 && (f.sdhi.state & 0x1u /* command phase */); k++) {
+			assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+			fx_delay(&f, 1000);
+		}
+		inj_bits = data_bits[i];
+		ev = fx_wait(&f, &t.x);
+		assert_true(ev & MMCHAL_EV_DATA_ERROR);
+		assert_int_equal(t.d.error, MMCHAL_EIO);
+		assert_int_equal(f.sdhi.state, 0);
+		fx_close(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -895,7 +980,7 @@ int main(void)
 		cmocka_unit_test(test_clock_sequence),   cmocka_unit_test(test_timeout_clocks),
 		cmocka_unit_test(test_entry_checks),     cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_write_never_busy), cmocka_unit_test(test_start_refusals),
-		cmocka_unit_test(test_probe_writes),
+		cmocka_unit_test(test_probe_writes),     cmocka_unit_test(test_injected_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
