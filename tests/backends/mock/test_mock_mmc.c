@@ -327,6 +327,43 @@ static void test_switch_ranges(void **state)
 	}
 }
 
+/* Identification commands outside their states, a foreign voltage, the CMD6
+   command-set access (changes nothing) and HS400 on a card without it. */
+static void test_mmc_states(void **state)
+{
+	struct mmchal_cmd c;
+
+	(void)state;
+	emmc(0, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	/* CMD2 and CMD3 in idle: illegal */
+	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	assert_int_equal(mh_cmd(3, 1u << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* CMD1 with a voltage window the card does not take: silent, inactive */
+	assert_int_equal(mh_cmd(1, 0x00000001u, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
+
+	emmc(0x17, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS); /* no HS400 */
+	mh_mmc_to_tran();
+	/* CMD1 in tran: illegal */
+	assert_int_equal(mh_cmd(1, 0x40ff8080, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* access 00 (command set): accepted, nothing written */
+	assert_int_equal(mh_cmd(6, 0x00b70200, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN);
+	assert_int_equal(mh.ext_csd[183], 0);
+	/* HS400 at 8-bit DDR, but the card has no HS400 */
+	assert_int_equal(mh_cmd(6, SWITCH(185, 1), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, SWITCH(183, 6), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN);
+	assert_int_equal(mh_cmd(6, SWITCH(185, 3), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN | MMCHAL_MOCK_R1_SWITCH_ERROR);
+	assert_int_equal(mh.hs, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_switch_card_type_and_busy),
 		cmocka_unit_test(test_switch_ranges),
+		cmocka_unit_test(test_mmc_states),
 		cmocka_unit_test(test_blocks_and_erase),
 		cmocka_unit_test(test_byte_mode),
 		cmocka_unit_test(test_hw_reset),
