@@ -482,6 +482,14 @@ static void test_state_table(void **state)
 		{READY, false, 55, 0, MMCHAL_RSP_R1, ILL},
 		{IDENT, false, 55, 0, MMCHAL_RSP_R1, ILL},
 		{TRAN, false, 55, (MH_RCA + 1u) << 16, MMCHAL_RSP_R1, SIL},
+		{STBY, false, 9, (MH_RCA + 1u) << 16, MMCHAL_RSP_R2, SIL},
+		{TRAN, false, 9, MH_RCA << 16, MMCHAL_RSP_R2, ILL},
+		{IDLE, false, 13, MH_RCA << 16, MMCHAL_RSP_R1, ILL},
+		{TRAN, false, 13, (MH_RCA + 1u) << 16, MMCHAL_RSP_R1, SIL},
+		{IDLE, false, 15, MH_RCA << 16, MMCHAL_RSP_R1, ILL},
+		{STBY, false, 16, 512, MMCHAL_RSP_R1, ILL},
+		{STBY, false, 38, 0, MMCHAL_RSP_R1B, ILL},
+		{STBY, false, 32, 0, MMCHAL_RSP_R1, ILL},
 	};
 	struct mmchal_cmd c;
 
@@ -518,6 +526,13 @@ static void test_state_table(void **state)
 					 t[i].res == ILL ? MMCHAL_EILSEQ : MMCHAL_ETIMEDOUT);
 		}
 	}
+	/* CMD15 to another card: ignored, this one stays */
+	sdhc();
+	mh_sd_to_tran();
+	assert_int_equal(mh_cmd(15, (MH_RCA + 1u) << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh_cmd(15, MH_RCA << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
 	/* ACMD6 with a reserved width: ERROR in its response, width kept */
 	sdhc();
 	mh_sd_to_tran();
