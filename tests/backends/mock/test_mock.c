@@ -1181,6 +1181,58 @@ static void test_start_refusals(void **state)
 	assert_int_equal(mh_ops->start(&mh, NULL), MMCHAL_EINVAL);
 }
 
+/* The mock's own API with NULL, out-of-range and positive arguments: refused (or
+   ignored where the function returns nothing), the mock unchanged. */
+static void test_api_bad_args(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st;
+	struct mmchal_backend be;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	assert_int_equal(mmchal_mock_fail_op(NULL, MMCHAL_MOCK_OP_START, MMCHAL_EIO, 1),
+			 MMCHAL_EINVAL);
+	assert_int_equal(
+		mmchal_mock_fail_op(&mh, (enum mmchal_mock_op)MMCHAL_MOCK_OP_COUNT, MMCHAL_EIO, 1),
+		MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_START, 1, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(NULL, 17, MMCHAL_EIO, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 17, 1, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 64, MMCHAL_EIO, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, MMCHAL_MOCK_ACMD | 41u, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, MMCHAL_MOCK_ANY_CMD, 0, 0), 0);
+	assert_int_equal(mmchal_mock_fail_data(NULL, MMCHAL_MOCK_DATA_CRC, 0, 1), MMCHAL_EINVAL);
+	assert_int_equal(
+		mmchal_mock_fail_data(&mh, (enum mmchal_mock_data_fault)(MMCHAL_MOCK_DATA_DMA + 1),
+				      0, 1),
+		MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_sdio_irq(NULL, 2), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_sdio_irq(&mh, 2), MMCHAL_EINVAL); /* not an SDIO card */
+	assert_int_equal(mmchal_mock_status(NULL, &st), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_backend(NULL, &be), MMCHAL_EINVAL);
+	assert_null(mmchal_mock_log_get(NULL, 0));
+	assert_null(mmchal_mock_log_last(NULL));
+	assert_int_equal(mmchal_mock_log_count(NULL), 0);
+	mmchal_mock_log_clear(&mh);
+	assert_null(mmchal_mock_log_last(&mh));
+	assert_null(mmchal_mock_log_get(&mh, 0));
+	assert_false(mmchal_mock_irq_pending(NULL));
+	assert_false(mmchal_mock_busy(NULL));
+	assert_null(mmchal_mock_stats(NULL));
+	/* the void ones do nothing with NULL */
+	mmchal_mock_log_clear(NULL);
+	mmchal_mock_clear_faults(NULL);
+	mmchal_mock_set_busy_stuck(NULL, true);
+	mmchal_mock_set_write_protect(NULL, true);
+	mmchal_mock_set_present(NULL, false);
+	mmchal_mock_trigger(NULL);
+	mmchal_mock_set_latency(NULL, 1, 1, 1, true);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.state, MMCHAL_MOCK_ST_IDLE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1202,6 +1254,7 @@ int main(void)
 		cmocka_unit_test(test_optional_ops),
 		cmocka_unit_test(test_abort_and_busy_phase),
 		cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_api_bad_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
