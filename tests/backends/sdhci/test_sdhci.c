@@ -1578,6 +1578,99 @@ static void test_abort_counts(void **state)
 	assert_int_equal(done, 4);
 }
 
+/* Probe again and after a failed reset; flags in the caps; segment limits per
+   DMA mode; DAT inhibit only for data and busy commands (not CMD12); abort
+   clears the status; the card interrupt enable follows enable_sdio_irq. */
+static void test_reprobe_and_limits(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = 1};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 1, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_dma_seg seg = {0x4000, 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhci_cfg cfg;
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.clock_hz, 13000000);
+	/* one-byte blocks and a one-byte ADMA2 segment are valid */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	x.plan = MMCHAL_PLAN_DIRECT;
+	x.segs = &seg;
+	x.nsegs = 1;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	/* abort leaves no status pending */
+	m.norm |= (1u << 1) | (1u << 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.norm, 0);
+	/* ADMA2: at most 65536 bytes per segment */
+	d.blksz = 4;
+	d.blocks = 16385;
+	seg.len = 65540;
+	sg.len = 65540;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	/* again probed: the clock and the counters start over */
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.clock_hz, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	/* a probe whose reset does not finish leaves the backend unusable */
+	m.reset_stuck = true;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_ETIMEDOUT);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	m.reset_stuck = false;
+
+	/* SDMA: a 65540-byte segment within one 512 KiB window is fine */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	seg.addr = 0x80000;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->get_caps(be.ctx, NULL, &dc), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, NULL), MMCHAL_EINVAL);
+
+	/* DAT inhibit: a busy command waits for it, CMD12 and plain commands do not */
+	m.present |= 1u << 1;
+	{
+		struct mmchal_cmd b = {.opcode = 7, .arg = 1u << 16, .flags = MMCHAL_RSP_R1B};
+		struct mmchal_xfer bx = {.cmd = &b};
+
+		assert_int_equal(be.ops->start(be.ctx, &bx), MMCHAL_EBUSY);
+		b.opcode = 12;
+		assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+		assert_int_equal(be.ops->abort(be.ctx), 0);
+		b.opcode = 13;
+		b.flags = MMCHAL_RSP_R1;
+		assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+		assert_int_equal(be.ops->abort(be.ctx), 0);
+		x.plan = MMCHAL_PLAN_PIO;
+		assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	}
+	m.present &= ~(1u << 1);
+
+	/* broken card detect is declared; the card interrupt enable follows */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	cfg = base_cfg();
+	cfg.flags = MMCHAL_SDHCI_F_BROKEN_CD;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_true(hc.bus & MMCHAL_BUS_BROKEN_CD);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, false), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1605,6 +1698,7 @@ int main(void)
 		cmocka_unit_test(test_ios_more),
 		cmocka_unit_test(test_start_more),
 		cmocka_unit_test(test_abort_counts),
+		cmocka_unit_test(test_reprobe_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
