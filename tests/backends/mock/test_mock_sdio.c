@@ -356,12 +356,57 @@ static void test_cmd52_edges(void **state)
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
 }
 
+/* CMD53 byte mode on a function without memory (reads 0, writes dropped), CMD52
+   ABORT without RES (no reset), CMD3 outside ready/stby. */
+static void test_cmd53_other_function(void **state)
+{
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint8_t b4[4];
+
+	(void)state;
+	sdio(MMCHAL_BUS_4_BIT, 2);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	mh_sdio_to_tran();
+	memset(b4, 0x5a, sizeof(b4));
+	/* function 2, byte mode, incrementing, address 0x10, 4 bytes */
+	assert_int_equal(mh_pio(53, 2u << 28 | 1u << 26 | 0x10u << 9 | 4u, MMCHAL_DIR_FROM_CARD, 4,
+				1, b4, &c, &d),
+			 ALL_DONE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(b4[i], 0);
+	memset(b4, 0x77, sizeof(b4));
+	assert_int_equal(mh_pio(53, 1u << 31 | 2u << 28 | 1u << 26 | 0x10u << 9 | 4u,
+				MMCHAL_DIR_TO_CARD, 4, 1, b4, &c, &d),
+			 ALL_DONE);
+	assert_int_equal(mh_pio(53, 2u << 28 | 1u << 26 | 0x10u << 9 | 4u, MMCHAL_DIR_FROM_CARD, 4,
+				1, b4, &c, &d),
+			 ALL_DONE);
+	assert_int_equal(b4[0], 0);
+	/* function 1, fixed address at the image's last byte: that byte each time */
+	assert_int_equal(mh_pio(53, 1u << 28 | (64u * 1024u - 1u) << 9 | 4u, MMCHAL_DIR_FROM_CARD,
+				4, 1, b4, &c, &d),
+			 ALL_DONE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(b4[i], mh_pattern(64u * 1024u - 1u));
+	/* ABORT of function 1 without RES: the card stays where it is */
+	assert_int_equal(rw(true, 0, 0x06, 0x01) & 0xff00u, R5_CMD);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh.rca, MH_RCA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_identification), cmocka_unit_test(test_cis),
-		cmocka_unit_test(test_cccr),           cmocka_unit_test(test_rw_extended),
-		cmocka_unit_test(test_sdio_irq),       cmocka_unit_test(test_cmd52_edges),
+		cmocka_unit_test(test_identification),
+		cmocka_unit_test(test_cis),
+		cmocka_unit_test(test_cccr),
+		cmocka_unit_test(test_rw_extended),
+		cmocka_unit_test(test_sdio_irq),
+		cmocka_unit_test(test_cmd52_edges),
+		cmocka_unit_test(test_cmd53_other_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
