@@ -391,6 +391,13 @@ static void test_cmd53_other_function(void **state)
 			 ALL_DONE);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(b4[i], mh_pattern(64u * 1024u - 1u));
+	/* a write to function 0 above the FBRs (the CIS): dropped */
+	{
+		uint8_t cis0 = rd(0, 0x1000);
+
+		assert_int_equal(rw(true, 0, 0x1000, (uint8_t)~cis0), R5_CMD | cis0);
+		assert_int_equal(rd(0, 0x1000), cis0);
+	}
 	/* ABORT of function 1 without RES: the card stays where it is */
 	assert_int_equal(rw(true, 0, 0x06, 0x01) & 0xff00u, R5_CMD);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
