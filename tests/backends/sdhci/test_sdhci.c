@@ -1576,6 +1576,17 @@ static void test_abort_counts(void **state)
 	assert_int_equal(be.ops->abort(be.ctx), 0);
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 4);
+	/* a command without data after it: no blocks */
+	m.hold_xfer = false;
+	{
+		struct mmchal_cmd c13 = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+		struct mmchal_xfer x13 = {.cmd = &c13};
+
+		assert_int_equal(be.ops->start(be.ctx, &x13), 0);
+		assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+		assert_int_equal(done, 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	}
 }
 
 /* Probe again and after a failed reset; flags in the caps; segment limits per
