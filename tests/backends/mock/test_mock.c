@@ -437,7 +437,6 @@ static void test_latency(void **state)
 	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(4) | MMCHAL_MOCK_R1_READY_FOR_DATA);
 	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
 	assert_int_equal(ev, 0);
-	assert_true(mmchal_mock_busy(&mh));
 	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
 	assert_int_equal(ev, MMCHAL_EV_DATA_DONE);
 	assert_false(mmchal_mock_busy(&mh));
@@ -673,7 +672,6 @@ static void test_busy(void **state)
 			assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
 			assert_int_equal(ev & MMCHAL_EV_BUSY_DONE, 0);
 		}
-		assert_true(mmchal_mock_busy(&mh));
 		assert_int_equal(mh_ops->abort(&mh), 0);
 		assert_false(mmchal_mock_busy(&mh));
 		assert_int_equal(mmchal_mock_stats(&mh)->aborts, 1);
@@ -1012,6 +1010,267 @@ static void test_abort_and_busy_phase(void **state)
 	assert_int_equal(mmchal_mock_log_count(NULL), 0);
 }
 
+/* Every transfer the mock refuses at start: bad command or data, a bad sg list,
+   and each DMA rule of the configured engine; each counted in the statistics. */
+static void test_start_refusals(void **state)
+{
+	static uint8_t mem[8192];
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_sg one, sg2[2];
+	struct mmchal_dma_seg seg[5];
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_xfer x;
+	uint64_t n = 0;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma.kind = MMCHAL_DMA_INTERNAL;
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+		struct mmchal_dma_dir_caps *dc = &cfg.dma.dir[i];
+
+		dc->max_segs = 4;
+		dc->max_seg_size = 4096;
+		dc->addr_align = 8;
+		dc->len_granule = 4;
+		dc->addr_bits = 32;
+		dc->seg_boundary = 0xffff;
+		dc->min_len = 16;
+		dc->max_xfer = 4096;
+	}
+	mh_init(&cfg);
+	for (int k = 0; k < 27; k++) {
+		memset(&c, 0, sizeof(c));
+		memset(&d, 0, sizeof(d));
+		memset(&x, 0, sizeof(x));
+		c.opcode = 17;
+		c.flags = MMCHAL_RSP_R1;
+		one.cpu = mem;
+		one.phys = 0;
+		one.len = 512;
+		d.dir = MMCHAL_DIR_FROM_CARD;
+		d.blksz = 512;
+		d.blocks = 1;
+		d.sg = &one;
+		d.sg_len = 1;
+		x.cmd = &c;
+		x.data = &d;
+		seg[0].addr = 0x10000;
+		seg[0].len = 512;
+		switch (k) {
+		case 0:
+			x.cmd = NULL;
+			break;
+		case 1:
+			c.opcode = 64;
+			break;
+		case 2:
+			d.dir = (enum mmchal_dir)MMCHAL_DIR_COUNT;
+			break;
+		case 3:
+			d.blksz = 0;
+			break;
+		case 4:
+			d.blocks = 0;
+			break;
+		case 5:
+			x.plan = (enum mmchal_plan)MMCHAL_PLAN_COUNT;
+			break;
+		case 6:
+			d.blksz = 512;
+			d.blocks = 0x800001u; /* more than 4 GiB */
+			break;
+		case 7:
+			d.sg = NULL;
+			break;
+		case 8:
+			d.sg_len = 0;
+			break;
+		case 9:
+			one.cpu = NULL;
+			break;
+		case 10:
+			sg2[0] = one;
+			sg2[1] = one;
+			sg2[1].len = 0;
+			d.sg = sg2;
+			d.sg_len = 2;
+			break;
+		case 11:
+			one.len = 511;
+			break;
+		default:
+			x.plan = MMCHAL_PLAN_DIRECT;
+			x.segs = seg;
+			x.nsegs = 1;
+			break;
+		}
+		switch (k) {
+		case 12:
+			x.segs = NULL;
+			break;
+		case 13:
+			x.nsegs = 0;
+			break;
+		case 14:
+			x.nsegs = 5;
+			break;
+		case 15:
+			x.plan = MMCHAL_PLAN_BOUNCED;
+			seg[0].len = 256;
+			seg[1].addr = 0x10100;
+			seg[1].len = 256;
+			x.nsegs = 2;
+			break;
+		case 16:
+			seg[0].len = 0;
+			break;
+		case 17:
+			d.blksz = 512;
+			d.blocks = 9;
+			seg[0].len = 4608; /* above max_seg_size */
+			break;
+		case 18:
+			seg[0].addr = UINT64_MAX - 255u; /* wraps */
+			break;
+		case 19:
+			seg[0].addr = 0x10004; /* 8-byte alignment */
+			break;
+		case 20:
+			seg[0].len = 510; /* 4-byte granule */
+			seg[1].addr = 0x20000;
+			seg[1].len = 2;
+			x.nsegs = 2;
+			break;
+		case 21:
+			seg[0].addr = 0xfffffff8u; /* past 32 bits */
+			break;
+		case 22:
+			seg[0].addr = 0xff00; /* across a 64 KiB boundary */
+			break;
+		case 23:
+			seg[0].len = 256; /* the segments do not add up */
+			break;
+		case 24:
+			d.blksz = 8; /* under min_len */
+			seg[0].len = 8;
+			one.len = 8;
+			break;
+		case 25:
+			d.blocks = 9; /* above max_xfer */
+			one.len = 4608;
+			seg[0].len = 4096;
+			seg[1].addr = 0x20000;
+			seg[1].len = 512;
+			x.nsegs = 2;
+			break;
+		case 26:
+			cfg.dma.kind = MMCHAL_DMA_NONE;
+			mh_init(&cfg);
+			n = 0;
+			break;
+		default:
+			break;
+		}
+		assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+		n++;
+		assert_int_equal(mmchal_mock_stats(&mh)->rejected, n);
+	}
+	assert_int_equal(mh_ops->start(&mh, NULL), MMCHAL_EINVAL);
+}
+
+/* The mock's own API with NULL, out-of-range and positive arguments: refused (or
+   ignored where the function returns nothing), the mock unchanged. */
+static void test_api_bad_args(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st;
+	struct mmchal_backend be;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	assert_int_equal(mmchal_mock_fail_op(NULL, MMCHAL_MOCK_OP_START, MMCHAL_EIO, 1),
+			 MMCHAL_EINVAL);
+	assert_int_equal(
+		mmchal_mock_fail_op(&mh, (enum mmchal_mock_op)MMCHAL_MOCK_OP_COUNT, MMCHAL_EIO, 1),
+		MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_START, 1, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(NULL, 17, MMCHAL_EIO, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 17, 1, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 64, MMCHAL_EIO, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, MMCHAL_MOCK_ACMD | 41u, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, MMCHAL_MOCK_ANY_CMD, 0, 0), 0);
+	assert_int_equal(mmchal_mock_fail_data(NULL, MMCHAL_MOCK_DATA_CRC, 0, 1), MMCHAL_EINVAL);
+	assert_int_equal(
+		mmchal_mock_fail_data(&mh, (enum mmchal_mock_data_fault)(MMCHAL_MOCK_DATA_DMA + 1),
+				      0, 1),
+		MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_sdio_irq(NULL, 2), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_sdio_irq(&mh, 2), MMCHAL_EINVAL); /* not an SDIO card */
+	assert_int_equal(mmchal_mock_status(NULL, &st), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_mock_backend(NULL, &be), MMCHAL_EINVAL);
+	assert_null(mmchal_mock_log_get(NULL, 0));
+	assert_null(mmchal_mock_log_last(NULL));
+	assert_int_equal(mmchal_mock_log_count(NULL), 0);
+	mmchal_mock_log_clear(&mh);
+	assert_null(mmchal_mock_log_last(&mh));
+	assert_null(mmchal_mock_log_get(&mh, 0));
+	assert_false(mmchal_mock_irq_pending(NULL));
+	assert_false(mmchal_mock_busy(NULL));
+	assert_null(mmchal_mock_stats(NULL));
+	/* the void ones do nothing with NULL */
+	mmchal_mock_log_clear(NULL);
+	mmchal_mock_clear_faults(NULL);
+	mmchal_mock_set_busy_stuck(NULL, true);
+	mmchal_mock_set_write_protect(NULL, true);
+	mmchal_mock_set_present(NULL, false);
+	mmchal_mock_trigger(NULL);
+	mmchal_mock_set_latency(NULL, 1, 1, 1, true);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.state, MMCHAL_MOCK_ST_IDLE);
+}
+
+/* DMA caps checked at init (segment count and size at their edges), a failure
+   scheduled on hw_reset, and the busy level in the status. */
+static void test_init_dma_and_status(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st;
+	struct mmchal_cmd c;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_EMMC, MH_IMAGE_SIZE);
+	cfg.host.bus |= MMCHAL_BUS_HW_RESET;
+	cfg.dma.kind = MMCHAL_DMA_INTERNAL;
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+		cfg.dma.dir[i].max_segs = 1;
+		cfg.dma.dir[i].max_seg_size = 1;
+	}
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+	cfg.dma.dir[1].max_segs = 0;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.dma.dir[1].max_segs = 1;
+	cfg.dma.dir[0].max_seg_size = 0;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.dma.dir[0].max_seg_size = 1;
+	mh_init(&cfg);
+	/* hw_reset: the scheduled error once, then it works */
+	assert_int_equal(mmchal_mock_fail_op(&mh, MMCHAL_MOCK_OP_HW_RESET, MMCHAL_EIO, 1), 0);
+	assert_int_equal(mh_ops->hw_reset(&mh), MMCHAL_EIO);
+	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 0);
+	assert_int_equal(mh_ops->hw_reset(&mh), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 1);
+	/* a card that holds DAT0 low shows busy in the status */
+	mh_mmc_to_tran();
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_false(st.busy);
+	mmchal_mock_set_busy_stuck(&mh, true);
+	(void)mh_cmd(6, 0x03b90100, MMCHAL_RSP_R1B, &c);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_true(st.busy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1291,9 @@ int main(void)
 		cmocka_unit_test(test_set_ios),
 		cmocka_unit_test(test_optional_ops),
 		cmocka_unit_test(test_abort_and_busy_phase),
+		cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_api_bad_args),
+		cmocka_unit_test(test_init_dma_and_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

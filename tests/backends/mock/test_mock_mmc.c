@@ -270,6 +270,100 @@ static void test_hw_reset(void **state)
 	mh_mmc_to_tran();
 }
 
+/* Every writable EXT_CSD byte at the edge of its range, and the timing / width
+   ordering rules, from a fresh card each: accepted (the byte holds the value) or
+   refused with SWITCH_ERROR (the byte unchanged). */
+static void test_switch_ranges(void **state)
+{
+	static const struct {
+		uint8_t ct;      /* CARD_TYPE; 0 = the default 0x57 */
+		uint8_t pre_idx; /* a switch made first; 0 = none */
+		uint8_t pre_val;
+		uint8_t idx, val;
+		bool ok;
+	} t[] = {
+		{0, 0, 0, 33, 1, true},        {0, 0, 0, 33, 2, false},
+		{0, 0, 0, 175, 1, true},       {0, 0, 0, 175, 2, false},
+		{0, 0, 0, 34, 4, true},        {0, 0, 0, 34, 5, false},
+		{0, 0, 0, 161, 1, true},       {0, 0, 0, 161, 2, false},
+		{0, 0, 0, 162, 2, true},       {0, 0, 0, 162, 3, false},
+		{0, 0, 0, 179, 0x48, true},    {0, 0, 0, 179, 0x09, false},
+		{0, 0, 0, 187, 0xff, true},    {0, 0, 0, 183, 0, true},
+		{0, 0, 0, 183, 1, true},       {0, 0, 0, 183, 4, false},
+		{0, 0, 0, 183, 5, false},      {0, 185, 1, 183, 5, true},
+		{0, 185, 1, 183, 6, true},     {0x13, 185, 1, 183, 6, false},
+		{0, 0, 0, 183, 7, false},      {0, 0, 0, 185, 0, true},
+		{0x0c, 0, 0, 185, 1, false},   {0x01, 0, 0, 185, 1, true},
+		{0x02, 0, 0, 185, 1, true},    {0, 0, 0, 185, 2, false},
+		{0, 183, 1, 185, 2, true},     {0, 183, 2, 185, 2, true},
+		{0x03, 183, 2, 185, 2, false}, {0, 183, 2, 185, 3, false},
+		{0, 0, 0, 185, 4, false},      {0, 0, 0, 185, 0x12, false},
+		{0, 0, 0, 185, 0x1f, false},   {0, 0, 0, 196, 0x57, false},
+	};
+	struct mmchal_cmd c;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint8_t before;
+
+		emmc(t[i].ct, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS);
+		mh_mmc_to_tran();
+		if (t[i].pre_idx) {
+			assert_int_equal(
+				mh_cmd(6, SWITCH(t[i].pre_idx, t[i].pre_val), MMCHAL_RSP_R1B, &c),
+				CMD_DONE);
+			assert_int_equal(status(), R1_TRAN);
+		}
+		before = mh.ext_csd[t[i].idx];
+		assert_int_equal(mh_cmd(6, SWITCH(t[i].idx, t[i].val), MMCHAL_RSP_R1B, &c),
+				 CMD_DONE);
+		assert_int_equal(status(),
+				 t[i].ok ? R1_TRAN : R1_TRAN | MMCHAL_MOCK_R1_SWITCH_ERROR);
+		assert_int_equal(mh.ext_csd[t[i].idx], t[i].ok ? t[i].val : before);
+		if (t[i].ok && t[i].idx == 185)
+			assert_int_equal(mh.hs, t[i].val & 0x0fu);
+		if (t[i].ok && t[i].idx == 183)
+			assert_int_equal(mh.width, t[i].val == 0 ? 1u : (t[i].val & 1u) ? 4u : 8u);
+	}
+}
+
+/* Identification commands outside their states, a foreign voltage, the CMD6
+   command-set access (changes nothing) and HS400 on a card without it. */
+static void test_mmc_states(void **state)
+{
+	struct mmchal_cmd c;
+
+	(void)state;
+	emmc(0, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	/* CMD2 and CMD3 in idle: illegal */
+	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	assert_int_equal(mh_cmd(3, 1u << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* CMD1 with a voltage window the card does not take: silent, inactive */
+	assert_int_equal(mh_cmd(1, 0x00000001u, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
+
+	emmc(0x17, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS); /* no HS400 */
+	mh_mmc_to_tran();
+	/* CMD1 in tran: illegal */
+	assert_int_equal(mh_cmd(1, 0x40ff8080, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* access 00 (command set): accepted, nothing written */
+	assert_int_equal(mh_cmd(6, 0x00b70200, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN);
+	assert_int_equal(mh.ext_csd[183], 0);
+	/* HS400 at 8-bit DDR, but the card has no HS400 */
+	assert_int_equal(mh_cmd(6, SWITCH(185, 1), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, SWITCH(183, 6), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN);
+	assert_int_equal(mh_cmd(6, SWITCH(185, 3), MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(status(), R1_TRAN | MMCHAL_MOCK_R1_SWITCH_ERROR);
+	assert_int_equal(mh.hs, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +371,8 @@ int main(void)
 		cmocka_unit_test(test_op_cond_polls),
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_switch_card_type_and_busy),
+		cmocka_unit_test(test_switch_ranges),
+		cmocka_unit_test(test_mmc_states),
 		cmocka_unit_test(test_blocks_and_erase),
 		cmocka_unit_test(test_byte_mode),
 		cmocka_unit_test(test_hw_reset),

@@ -454,6 +454,103 @@ static void test_state_machine(void **state)
 	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
 }
 
+/* Commands in states that do not take them (illegal), or that the card ignores
+   (silent: no response), and the ones accepted there. */
+static void test_state_table(void **state)
+{
+	enum { TRAN, STBY, IDLE, READY, IDENT };
+	enum { OK, ILL, SIL };
+	static const struct {
+		int st;
+		bool app;
+		uint32_t op, arg, flags;
+		int res;
+	} t[] = {
+		{STBY, true, 6, 2, MMCHAL_RSP_R1, ILL},
+		{STBY, true, 13, 0, MMCHAL_RSP_R1, ILL},
+		{STBY, true, 22, 0, MMCHAL_RSP_R1, ILL},
+		{STBY, true, 23, 1, MMCHAL_RSP_R1, ILL},
+		{STBY, true, 42, 0, MMCHAL_RSP_R1, ILL},
+		{TRAN, true, 23, 1, MMCHAL_RSP_R1, OK},
+		{TRAN, true, 42, 0, MMCHAL_RSP_R1, OK},
+		{TRAN, true, 41, 0x40ff8000u, MMCHAL_RSP_R3, ILL},
+		{TRAN, false, 3, 0, MMCHAL_RSP_R6, ILL},
+		{STBY, false, 3, 0, MMCHAL_RSP_R6, OK},
+		{STBY, false, 6, 0x80fffff1u, MMCHAL_RSP_R1, ILL},
+		{TRAN, false, 8, 0x1aa, MMCHAL_RSP_R7, ILL},
+		{IDLE, false, 8, 0x2aa, MMCHAL_RSP_R7, SIL},
+		{READY, false, 55, 0, MMCHAL_RSP_R1, ILL},
+		{IDENT, false, 55, 0, MMCHAL_RSP_R1, ILL},
+		{TRAN, false, 55, (MH_RCA + 1u) << 16, MMCHAL_RSP_R1, SIL},
+		{STBY, false, 9, (MH_RCA + 1u) << 16, MMCHAL_RSP_R2, SIL},
+		{TRAN, false, 9, MH_RCA << 16, MMCHAL_RSP_R2, ILL},
+		{IDLE, false, 13, MH_RCA << 16, MMCHAL_RSP_R1, ILL},
+		{TRAN, false, 13, (MH_RCA + 1u) << 16, MMCHAL_RSP_R1, SIL},
+		{IDLE, false, 15, MH_RCA << 16, MMCHAL_RSP_R1, ILL},
+		{STBY, false, 16, 512, MMCHAL_RSP_R1, ILL},
+		{STBY, false, 38, 0, MMCHAL_RSP_R1B, ILL},
+		{STBY, false, 32, 0, MMCHAL_RSP_R1, ILL},
+	};
+	struct mmchal_cmd c;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint32_t ev;
+
+		sdhc();
+		if (t[i].st == TRAN || t[i].st == STBY) {
+			mh_sd_to_tran();
+			if (t[i].st == STBY)
+				assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+		} else {
+			assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+			if (t[i].st != IDLE) {
+				assert_int_equal(mh_cmd(8, 0x1aa, MMCHAL_RSP_R7, &c), CMD_DONE);
+				assert_int_equal(mh_cmd(55, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+				assert_int_equal(mh_cmd(41, 0x40ff8000, MMCHAL_RSP_R3, &c),
+						 CMD_DONE);
+				assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
+			}
+			if (t[i].st == IDENT)
+				assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), CMD_DONE);
+		}
+		if (t[i].app)
+			assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+		ev = mh_cmd(t[i].op, t[i].arg, t[i].flags, &c);
+		if (t[i].res == OK) {
+			assert_int_equal(ev & MMCHAL_EV_CMD_ERROR, 0);
+			assert_int_equal(c.error, 0);
+		} else {
+			assert_int_equal(ev, MMCHAL_EV_CMD_ERROR);
+			assert_int_equal(c.error,
+					 t[i].res == ILL ? MMCHAL_EILSEQ : MMCHAL_ETIMEDOUT);
+		}
+	}
+	/* CMD15 to another card: ignored, this one stays */
+	sdhc();
+	mh_sd_to_tran();
+	assert_int_equal(mh_cmd(15, (MH_RCA + 1u) << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh_cmd(15, MH_RCA << 16, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
+	/* ACMD6 with a reserved width: ERROR in its response, width kept */
+	sdhc();
+	mh_sd_to_tran();
+	assert_int_equal(mh.width, 1);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, 1, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_true(c.resp[0] & MMCHAL_MOCK_R1_ERROR);
+	assert_int_equal(mh.width, 1);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(c.resp[0] & MMCHAL_MOCK_R1_ERROR, 0);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, 2, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh.width, 4);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(6, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh.width, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_sdsc),
 		cmocka_unit_test(test_no_cmd23),
 		cmocka_unit_test(test_state_machine),
+		cmocka_unit_test(test_state_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

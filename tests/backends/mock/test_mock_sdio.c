@@ -293,12 +293,127 @@ static void test_sdio_irq(void **state)
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), MMCHAL_EINVAL);
 }
 
+/* CCCR and CMD52/CMD5/CMD3 edges: reserved bus width and UHS speeds refused,
+   functions that do not exist, the image's end, reads outside every area, and
+   the commands outside their states. */
+static void test_cmd52_edges(void **state)
+{
+	struct mmchal_cmd c;
+
+	(void)state;
+	sdio(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_to_tran();
+	/* bus width 01 and 11 are not offered: nothing changes */
+	assert_int_equal(rw(true, 0, 0x07, 0x01), R5_CMD | 0x00);
+	assert_int_equal(rw(true, 0, 0x07, 0x03), R5_CMD | 0x00);
+	assert_int_equal(mh.width, 1);
+	assert_int_equal(rw(true, 0, 0x07, 0x82), R5_CMD | 0x82);
+	assert_int_equal(mh.width, 4);
+	assert_int_equal(rw(true, 0, 0x07, 0x00), R5_CMD | 0x00);
+	assert_int_equal(mh.width, 1);
+	/* BSS 2 (SDR50) is not offered: back to default speed */
+	assert_int_equal(rw(true, 0, 0x13, 0x04), R5_CMD | 0x01);
+	assert_int_equal(mh.hs, 0);
+	/* function 2 does not exist; function 1 ends with the image */
+	assert_int_equal(rw(false, 2, 0x00, 0), R5_CMD | MMCHAL_MOCK_R5_FUNCTION);
+	assert_int_equal(rw(false, 1, 64u * 1024u, 0), R5_CMD | MMCHAL_MOCK_R5_OUT_OF_RANGE);
+	assert_int_equal(mh_cmd(53, 2u << 28 | 4u, MMCHAL_RSP_R5, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], R5_CMD | MMCHAL_MOCK_R5_FUNCTION);
+	assert_int_equal(rd(1, 64u * 1024u - 1u), mh_pattern(64u * 1024u - 1u));
+	/* function 0 outside the CCCR, FBRs and CIS reads 0; FBR of a missing function
+	   and a non-block-size FBR byte are not written */
+	assert_int_equal(rd(0, 0x1ff00), 0);
+	assert_int_equal(rw(true, 0, 0x210, 0x40) & 0xff00u, R5_CMD);
+	assert_int_equal(rw(true, 0, 0x112, 0x40) & 0xff00u, R5_CMD);
+	assert_int_equal(mh.fn[1].blksz, 0);
+	assert_int_equal(rw(true, 0, 0x110, 0x40), R5_CMD | 0x40);
+	assert_int_equal(mh.fn[1].blksz, 0x40);
+	/* CMD5 and CMD3 in tran: illegal */
+	assert_int_equal(mh_cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* CMD52 and CMD53 outside tran: illegal */
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(52, 0, MMCHAL_RSP_R5, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	assert_int_equal(mh_cmd(53, 1u << 28 | 4u, MMCHAL_RSP_R5, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+
+	/* CMD5 with a voltage the card does not take: silent, inactive */
+	sdio(MMCHAL_BUS_4_BIT, 1);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(5, 0x00000080u, MMCHAL_RSP_R4, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
+	/* inquiry in ready: the OCR with the ready bit */
+	sdio(MMCHAL_BUS_4_BIT, 1);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
+	assert_int_equal(mh_cmd(5, 0, MMCHAL_RSP_R4, &c), CMD_DONE);
+	assert_true(c.resp[0] & (1u << 31));
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
+}
+
+/* CMD53 byte mode on a function without memory (reads 0, writes dropped), CMD52
+   ABORT without RES (no reset), CMD3 outside ready/stby. */
+static void test_cmd53_other_function(void **state)
+{
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint8_t b4[4];
+
+	(void)state;
+	sdio(MMCHAL_BUS_4_BIT, 2);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	mh_sdio_to_tran();
+	memset(b4, 0x5a, sizeof(b4));
+	/* function 2, byte mode, incrementing, address 0x10, 4 bytes */
+	assert_int_equal(mh_pio(53, 2u << 28 | 1u << 26 | 0x10u << 9 | 4u, MMCHAL_DIR_FROM_CARD, 4,
+				1, b4, &c, &d),
+			 ALL_DONE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(b4[i], 0);
+	memset(b4, 0x77, sizeof(b4));
+	assert_int_equal(mh_pio(53, 1u << 31 | 2u << 28 | 1u << 26 | 0x10u << 9 | 4u,
+				MMCHAL_DIR_TO_CARD, 4, 1, b4, &c, &d),
+			 ALL_DONE);
+	assert_int_equal(mh_pio(53, 2u << 28 | 1u << 26 | 0x10u << 9 | 4u, MMCHAL_DIR_FROM_CARD, 4,
+				1, b4, &c, &d),
+			 ALL_DONE);
+	assert_int_equal(b4[0], 0);
+	/* function 1, fixed address at the image's last byte: that byte each time */
+	assert_int_equal(mh_pio(53, 1u << 28 | (64u * 1024u - 1u) << 9 | 4u, MMCHAL_DIR_FROM_CARD,
+				4, 1, b4, &c, &d),
+			 ALL_DONE);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(b4[i], mh_pattern(64u * 1024u - 1u));
+	/* a write to function 0 above the FBRs (the CIS): dropped */
+	{
+		uint8_t cis0 = rd(0, 0x1000);
+
+		assert_int_equal(rw(true, 0, 0x1000, (uint8_t)~cis0), R5_CMD | cis0);
+		assert_int_equal(rd(0, 0x1000), cis0);
+	}
+	/* ABORT of function 1 without RES: the card stays where it is */
+	assert_int_equal(rw(true, 0, 0x06, 0x01) & 0xff00u, R5_CMD);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mh.rca, MH_RCA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_identification), cmocka_unit_test(test_cis),
-		cmocka_unit_test(test_cccr),           cmocka_unit_test(test_rw_extended),
+		cmocka_unit_test(test_identification),
+		cmocka_unit_test(test_cis),
+		cmocka_unit_test(test_cccr),
+		cmocka_unit_test(test_rw_extended),
 		cmocka_unit_test(test_sdio_irq),
+		cmocka_unit_test(test_cmd52_edges),
+		cmocka_unit_test(test_cmd53_other_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,7 @@ struct model {
 	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
 	uint8_t resets[16];
 	unsigned int nresets, ncmds, sdma_writes;
+	uint32_t acked; /* every bit ever written 1 to the interrupt status */
 	uint16_t last_cmd, last_mode, blkcnt;
 	/* PIO */
 	uint8_t card[4096];
@@ -199,6 +200,7 @@ static void md_write32(void *ctx, uint32_t off, uint32_t v)
 		}
 		return;
 	case 0x30:
+		m.acked |= v;
 		m.norm &= (uint16_t)~v;
 		m.err &= (uint16_t) ~(v >> 16);
 		return;
@@ -807,6 +809,9 @@ static void test_adma_descriptors(void **state)
 	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_memory_equal(t, want32, sizeof(want32));
+	/* nothing written past the last descriptor */
+	for (unsigned int i = sizeof(want32); i < sizeof(want32) + 16u; i++)
+		assert_int_equal(t[i], 0);
 	assert_int_equal(cleans, 1);
 	assert_ptr_equal(clean_addr, t);
 	assert_int_equal(clean_len, 24);
@@ -1119,8 +1124,11 @@ static void test_card_events(void **state)
 	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
 	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
 	m.norm |= 1u << 8;
+	m.acked = 0;
 	assert_int_equal(poll(), MMCHAL_EV_SDIO_IRQ);
 	assert_int_equal(get32(0x34) & (1u << 8), 0);
+	/* neither the card interrupt (cleared at the card) nor the summary bit acked */
+	assert_int_equal(m.acked & ((1u << 8) | (1u << 15)), 0);
 	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, false), 0);
 
 	cfg = base_cfg();
@@ -1204,6 +1212,476 @@ static void test_ops_reject_unprobed(void **state)
 	assert_int_equal(m.nresets, 0);
 }
 
+/* Bus power at the highest voltage the capabilities offer; none offered: refused. */
+static void test_power_voltages(void **state)
+{
+	static const struct {
+		uint32_t volts;
+		int ret;
+		uint16_t power;
+	} t[] = {
+		{1u << 24 | 1u << 25 | 1u << 26, 0, 0x0f00},
+		{1u << 25 | 1u << 26, 0, 0x0d00},
+		{1u << 25, 0, 0x0d00},
+		{1u << 26, 0, 0x0b00},
+		{0, MMCHAL_ENOTSUP, 0},
+	};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~(7u << 24)) | t[i].volts, MMCHAL_SDHCI_DMA_AUTO);
+		assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), t[i].ret);
+		assert_int_equal(get16(0x28) & 0xff00u, t[i].power);
+	}
+}
+
+/* Timings, widths, flags and the argument checks of set_ios. */
+static void test_ios_edges(void **state)
+{
+	struct mmchal_ios ios = {.clock_hz = 25000000,
+				 .bus_width = MMCHAL_BUS_WIDTH_4,
+				 .timing = MMCHAL_TIMING_UHS_SDR12,
+				 .power_mode = MMCHAL_POWER_ON,
+				 .signal_voltage = MMCHAL_SIGNAL_180};
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	/* v3.00 with SDR50: SDR12 and SDR25 select UHS modes 0 and 1, high speed on */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 0;
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	put16(0x3e, 0x0007);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x0008);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x06);
+	ios.timing = MMCHAL_TIMING_UHS_SDR25;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x0009);
+	ios.timing = MMCHAL_TIMING_UHS_SDR50;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x3e), 0x000a);
+	ios.timing = MMCHAL_TIMING_UHS_DDR50; /* no DDR50 in the capabilities */
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* bad power mode or signal voltage; 1.2 V never */
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.power_mode = (enum mmchal_power_mode)(MMCHAL_POWER_ON + 1);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	ios.power_mode = MMCHAL_POWER_ON;
+	ios.signal_voltage = (enum mmchal_signal_voltage)(MMCHAL_SIGNAL_120 + 1);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	ios.signal_voltage = MMCHAL_SIGNAL_120;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* power up: bus power on, the card clock still stopped */
+	ios.signal_voltage = MMCHAL_SIGNAL_330;
+	ios.power_mode = MMCHAL_POWER_UP;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0xff00u, 0x0f00);
+	assert_int_equal(get16(0x2c) & 0x0004u, 0);
+	assert_int_equal(h.clock_hz, 0);
+	ios.power_mode = MMCHAL_POWER_ON;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x2c) & 0x0004u, 0x0004);
+	assert_int_equal(h.clock_hz, 13000000); /* 52 MHz / 4 */
+
+	/* SDR12 without any UHS capability */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_UHS_SDR12;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_UHS_SDR25;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+
+	/* a board without high speed: HS refused, legacy fine */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.flags = MMCHAL_SDHCI_F_NO_HS;
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_SD_HS;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x02);
+
+	/* 8 data lines wired: 8-bit where the controller has it, else refused */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	c = base_cfg();
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	ios.bus_width = MMCHAL_BUS_WIDTH_8;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x20);
+	model_reset(0x0002, CAPS_QEMU_V3);
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_AUTO), "auto");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_NONE), "pio");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_SDMA), "sdma");
+	assert_string_equal(mmchal_sdhci_dma_name(MMCHAL_SDHCI_DMA_ADMA2_32), "adma2-32");
+}
+
+/* Data timeout counter: the shortest TMCLK x 2^(13 + n) not below the request's. */
+static void test_data_timeout(void **state)
+{
+	static const struct {
+		uint32_t tmclk_caps, timeout_ns;
+		uint8_t val;
+	} t[] = {
+		/* 52 MHz TMCLK: 2^16 clocks are 1260307 ns */
+		{0xb4, 1260307, 3},
+		{0xb4, 1260308, 4},
+		{0xb4, 1, 0},
+		{0xb4, 0, 0x0e},
+		{0xb4, 4000000000u, 0x0e},
+		/* 52 kHz TMCLK (bit 7 clear): 2^13 clocks are 157538461 ns */
+		{0x34, 157538461, 0},
+		{0x34, 157538462, 1},
+		/* no TMCLK: the card clock (13 MHz) counts */
+		{0x00, 630153, 0},
+		{0x00, 630154, 1},
+	};
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~0xffu) | t[i].tmclk_caps, MMCHAL_SDHCI_DMA_NONE);
+		assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+		d.timeout_ns = t[i].timeout_ns;
+		assert_int_equal(be.ops->start(be.ctx, &x), 0);
+		assert_int_equal(m.r8[0x2e], t[i].val);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	}
+	/* a PIO request needs its sg list */
+	d.sg = NULL;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.sg = &sg;
+	d.sg_len = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+}
+
+/* Capability decoding: block size field, base clock width, f_min rounding, DMA
+   mode choice at the edges of the table size and of 4 GiB, UHS modes. */
+static void test_caps_decoding(void **state)
+{
+	static const uint32_t blk[4] = {512, 1024, 2048, 512};
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhci_cfg c;
+	const uint32_t caps32 = CAPS_QEMU_V3 & ~(1u << 28);
+
+	(void)state;
+	for (uint32_t f = 0; f < 4; f++) {
+		up_ok(0x0002, (CAPS_QEMU_V3 & ~(3u << 16)) | f << 16, MMCHAL_SDHCI_DMA_AUTO);
+		assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+		assert_int_equal(hc.max_blk_size, blk[f]);
+	}
+	/* 52 MHz / 2046, rounded up; nothing the backend does not set */
+	assert_int_equal(hc.f_min_hz, 25416);
+	assert_false(hc.merge_capable);
+	assert_int_equal(hc.max_blk_count, 0);
+	/* v3.00: the base clock field has 8 bits (0xc8: 200 MHz) */
+	up_ok(0x0002, (CAPS_QEMU_V3 & ~0xff00u) | 0xc800u, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.f_max_hz, 200000000);
+	/* a table of exactly one 64-bit descriptor: ADMA2 64-bit, one segment */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.adma_table_size = MMCHAL_SDHCI_ADMA2_64_DESC_SIZE;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.dir[0].max_segs, 1);
+	assert_int_equal(dc.dir[0].addr_bits, 64);
+	/* 32-bit ADMA2: the table must end at or below 4 GiB - 1 */
+	model_reset(0x0002, caps32);
+	c = base_cfg();
+	c.adma_table_dma = 0xfffffff8u;
+	c.adma_table_size = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_32);
+	c.adma_table_size = 9; /* last byte at 4 GiB */
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_SDMA);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(up(&c), MMCHAL_EINVAL);
+	c.adma_table_size = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_32);
+	/* SDMA: 32-bit addresses */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.dir[0].addr_bits, 32);
+	assert_int_equal(dc.dir[1].addr_bits, 32);
+	/* UHS: SDR104 alone gives the 1.8 V switch with SDR12/SDR25 only */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 1;
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25 |
+				   MMCHAL_BUS_UHS_SDR50 | MMCHAL_BUS_UHS_DDR50),
+			 MMCHAL_BUS_1_8V | MMCHAL_BUS_UHS_SDR12 | MMCHAL_BUS_UHS_SDR25);
+	/* SDR50 alone: SDR50, no DDR50 */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.caps1 = 1u << 0;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_true(hc.bus & MMCHAL_BUS_UHS_SDR50);
+	assert_false(hc.bus & (MMCHAL_BUS_UHS_DDR50 | MMCHAL_BUS_MMC_DDR52));
+}
+
+/* set_ios edges: no high speed in the capabilities, 8-bit then 4-bit, the 8-bit
+   divider's lower end. */
+static void test_ios_more(void **state)
+{
+	struct mmchal_ios ios = {.clock_hz = 400000,
+				 .bus_width = MMCHAL_BUS_WIDTH_4,
+				 .timing = MMCHAL_TIMING_SD_HS,
+				 .power_mode = MMCHAL_POWER_ON};
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3 & ~(1u << 21), MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	ios.timing = MMCHAL_TIMING_MMC_HS;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ENOTSUP);
+	/* 8-bit, then back to 4-bit: the 8-bit bit cleared */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	c = base_cfg();
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	ios.bus_width = MMCHAL_BUS_WIDTH_8;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x20);
+	ios.bus_width = MMCHAL_BUS_WIDTH_4;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	assert_int_equal(get16(0x28) & 0x00ffu, 0x02);
+	/* v2.00: base / 256 at most: 150 kHz from 52 MHz is out of range, 203125 Hz is not */
+	up_ok(0x0001, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	ios.clock_hz = 150000;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_ERANGE);
+	ios.clock_hz = 203125;
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+	{
+		struct mmchal_host_caps hc;
+		struct mmchal_dma_caps dc;
+
+		/* 52 MHz / 256 exactly: no rounding up */
+		assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+		assert_int_equal(hc.f_min_hz, 203125);
+	}
+	assert_int_equal(h.clock_hz, 203125);
+	assert_int_equal(get16(0x2c) >> 8, 0x80);
+}
+
+/* Start: multi-block bits of one-block CMD18/CMD25, block count and size limits,
+   the counters reset, the board's timeout clock. */
+static void test_start_more(void **state)
+{
+	uint8_t buf[4096];
+	struct mmchal_sg sg = {.cpu = buf, .len = 512};
+	struct mmchal_cmd c = {.opcode = 25, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_TO_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	struct mmchal_sdhci_cfg cfg;
+	uint32_t done;
+
+	(void)state;
+	memset(buf, 0x3c, sizeof(buf));
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	d.bytes_xfered = 77;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(m.last_mode, 0x22); /* multi, count, write */
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 1);
+	c.opcode = 18;
+	d.dir = MMCHAL_DIR_FROM_CARD;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	assert_int_equal(m.last_mode, 0x32);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	/* larger blocks than the controller takes */
+	d.blksz = 1024;
+	sg.len = 1024;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	/* 65535 blocks fit the 16-bit count, 65536 do not */
+	d.blksz = 4;
+	d.blocks = 65536;
+	sg.len = 4u * 65536u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	d.blocks = 65535;
+	sg.len = 4u * 65535u;
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	m.hold_xfer = false;
+
+	/* no timeout clock in the capabilities: the board's (1 MHz) counts */
+	model_reset(0x0002, CAPS_QEMU_V3 & ~0xffu);
+	cfg = base_cfg();
+	cfg.timeout_clock_hz = 1000000;
+	cfg.dma = MMCHAL_SDHCI_DMA_NONE;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	d.blksz = 512;
+	d.blocks = 1;
+	sg.len = 512;
+	c.opcode = 17;
+	d.timeout_ns = 8192000; /* 2^13 clocks */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.r8[0x2e], 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	d.timeout_ns = 8192001;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.r8[0x2e], 1);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	/* the CMD and DAT line resets of an abort keep the timeout byte */
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.r8[0x2e], 1);
+}
+
+/* Abort after the data moved but before the controller reported the end: the
+   blocks that reached memory stay counted. */
+static void test_abort_counts(void **state)
+{
+	uint8_t buf[2048];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 4, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 4);
+	/* a command without data after it: no blocks */
+	m.hold_xfer = false;
+	{
+		struct mmchal_cmd c13 = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+		struct mmchal_xfer x13 = {.cmd = &c13};
+
+		assert_int_equal(be.ops->start(be.ctx, &x13), 0);
+		assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+		assert_int_equal(done, 0);
+		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	}
+}
+
+/* Probe again and after a failed reset; flags in the caps; segment limits per
+   DMA mode; DAT inhibit only for data and busy commands (not CMD12); abort
+   clears the status; the card interrupt enable follows enable_sdio_irq. */
+static void test_reprobe_and_limits(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = 1};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 1, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_dma_seg seg = {0x4000, 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhci_cfg cfg;
+	uint32_t done;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.clock_hz, 13000000);
+	/* one-byte blocks and a one-byte ADMA2 segment are valid */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	x.plan = MMCHAL_PLAN_DIRECT;
+	x.segs = &seg;
+	x.nsegs = 1;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	/* abort leaves no status pending */
+	m.norm |= (1u << 1) | (1u << 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.norm, 0);
+	/* ADMA2: at most 65536 bytes per segment */
+	d.blksz = 4;
+	d.blocks = 16385;
+	seg.len = 65540;
+	sg.len = 65540;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	/* again probed: the clock and the counters start over */
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.clock_hz, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	/* a probe whose reset does not finish leaves the backend unusable */
+	m.reset_stuck = true;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_ETIMEDOUT);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	m.reset_stuck = false;
+
+	/* SDMA: a 65540-byte segment within one 512 KiB window is fine */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	seg.addr = 0x80000;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->get_caps(be.ctx, NULL, &dc), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, NULL), MMCHAL_EINVAL);
+
+	/* DAT inhibit: a busy command waits for it, CMD12 and plain commands do not */
+	m.present |= 1u << 1;
+	{
+		struct mmchal_cmd b = {.opcode = 7, .arg = 1u << 16, .flags = MMCHAL_RSP_R1B};
+		struct mmchal_xfer bx = {.cmd = &b};
+
+		assert_int_equal(be.ops->start(be.ctx, &bx), MMCHAL_EBUSY);
+		b.opcode = 12;
+		assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+		assert_int_equal(be.ops->abort(be.ctx), 0);
+		b.opcode = 13;
+		b.flags = MMCHAL_RSP_R1;
+		assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+		assert_int_equal(be.ops->abort(be.ctx), 0);
+		x.plan = MMCHAL_PLAN_PIO;
+		assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	}
+	m.present &= ~(1u << 1);
+
+	/* broken card detect is declared; the card interrupt enable follows */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	cfg = base_cfg();
+	cfg.flags = MMCHAL_SDHCI_F_BROKEN_CD;
+	assert_int_equal(up(&cfg), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_true(hc.bus & MMCHAL_BUS_BROKEN_CD);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, false), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1224,6 +1702,14 @@ int main(void)
 		cmocka_unit_test(test_auto_cmd12),
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_ops_reject_unprobed),
+		cmocka_unit_test(test_power_voltages),
+		cmocka_unit_test(test_ios_edges),
+		cmocka_unit_test(test_data_timeout),
+		cmocka_unit_test(test_caps_decoding),
+		cmocka_unit_test(test_ios_more),
+		cmocka_unit_test(test_start_more),
+		cmocka_unit_test(test_abort_counts),
+		cmocka_unit_test(test_reprobe_and_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

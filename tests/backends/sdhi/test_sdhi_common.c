@@ -332,6 +332,11 @@ static void test_sd_responses(void **state)
 	assert_int_equal(r[0] >> 30, 1);
 	assert_int_equal((r[0] >> 16) & 0xffu, 0x0e);
 	assert_int_equal(r[0] & 0xffu, 0x32);
+	/* CCC (bits 95:84) 0x5b5, READ_BL_LEN (83:80) 9, C_SIZE (69:48) 127: 64 MiB */
+	assert_int_equal(r[1] >> 20, 0x5b5);
+	assert_int_equal((r[1] >> 16) & 0xfu, 9);
+	assert_int_equal(r[1] & 0xffffu, 0);
+	assert_int_equal(r[2] >> 16, 127);
 	assert_int_equal(fx_cmd(&f, 7, 0xb368u << 16, MMCHAL_RSP_R1B), 0);
 	assert_int_equal(fx_cmd_resp(&f, 13, 0xb368u << 16, MMCHAL_RSP_R1, r), 0);
 	assert_int_equal((r[0] >> 9) & 0xfu, 4);
