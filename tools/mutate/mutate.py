@@ -29,7 +29,8 @@ counted; the survivors list prints each survivor in that file's format.
 
 Which tests: those whose ctest name starts with the file's directory under
 src/ (src/iommu/x.c -> ^iommu_), the one named after the file first so that
-most mutants die in the first, cheapest test; --tests overrides.
+most mutants die in the first, cheapest test; for the simulator (sim/x.c,
+given with --files) the tests of tests/sim (^test_sim_); --tests overrides.
 """
 
 import argparse
@@ -306,6 +307,9 @@ def tests_for(build, path, override):
     """ctest names for a file, the mirror test first."""
     if override:
         regex = override
+    elif path.startswith("sim/"):
+        # The simulator's own tests (tests/sim, named test_sim_*).
+        regex = "^test_sim_"
     else:
         parts = path.split("/")
         regex = "^%s_" % parts[1] if len(parts) > 2 else "."
@@ -409,8 +413,16 @@ class FastBuild:
         if run(["sh", "-c", cmd], cwd=e["directory"]).returncode:
             return False
         obj = re.search(r"-o\s+(\S+)", cmd).group(1)
+        # The object goes back into its own target's archive
+        # (CMakeFiles/<target>.dir/... -> lib<target>.a beside it).
+        archive = self.archive
+        tgt = re.match(r"CMakeFiles/([^/]+)\.dir/", obj)
+        if tgt:
+            own = os.path.join(e["directory"], "lib%s.a" % tgt.group(1))
+            if os.path.exists(own):
+                archive = own
         obj = os.path.join(e["directory"], obj)
-        return run(["ar", "rs", self.archive, obj]).returncode == 0
+        return run(["ar", "rs", archive, obj]).returncode == 0
 
     def link(self, name):
         _, _, _, bindir, link = self.tests[name]
@@ -448,7 +460,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n", 1)[1])
-    ap.add_argument("--files", nargs="+", help="library files (default: every src/**/*.c)")
+    ap.add_argument("--files", nargs="+",
+                    help="library or simulator files (default: every src/**/*.c)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "mutate"),
                     help="dedicated build directory (default build/mutate)")
     ap.add_argument("--cc", help="C compiler for the build directory")
@@ -477,8 +490,8 @@ def main():
                        for d, _, fs in os.walk(os.path.join(ROOT, "src")) for f in fs
                        if f.endswith(".c"))
     for f in files:
-        if not f.startswith("src/") or not os.path.isfile(os.path.join(ROOT, f)):
-            sys.exit("mutate: %s is not a library file under src/" % f)
+        if not f.startswith(("src/", "sim/")) or not os.path.isfile(os.path.join(ROOT, f)):
+            sys.exit("mutate: %s is not a library file under src/ or sim/" % f)
 
     equiv = load_equivalent(args.equivalent)
     muts = []
@@ -548,8 +561,16 @@ def main():
             sys.exit("mutate: the direct rebuild of unmodified %s fails its tests" % f)
     t0 = time.time()
     todo = [m for m in muts if m.status is None]
+    # The archive keeps the object of the last mutant compiled: before the
+    # first mutant of another file, the previous file's original object goes
+    # back in, or that mutant would be linked into every later test.
+    in_archive = None
     try:
         for n, m in enumerate(todo, 1):
+            if in_archive is not None and in_archive != m.path:
+                if not fast.compile(in_archive):
+                    sys.exit("mutate: the original %s no longer compiles" % in_archive)
+            in_archive = m.path
             with open(os.path.join(TREE, m.path), encoding="utf-8") as fh:
                 orig = fh.read()
             restorer.save(m.path)
