@@ -271,16 +271,30 @@ static void derive_bus_shift(struct mmchal_dt_node *n)
 	mmchal_sb_puts_(sb, " (Gen2 and older rule)");
 }
 
-/* The interrupt parent: the nearest interrupt-parent property (DT spec 2.4.1). */
+/*
+ * The interrupt parent (DT spec 2.4.1): the node an interrupt-parent property
+ * names; without one, the devicetree parent, when it is an interrupt
+ * controller (has #interrupt-cells), else the search goes on from there, as
+ * Linux of_irq_find_parent() does. The usual tree has one interrupt-parent at
+ * the root and no #interrupt-cells on the buses in between.
+ */
 static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t *ip)
 {
-	uint32_t d = depth + 1u, ph, node;
+	uint32_t d = depth, ph, node;
 
-	while (d-- > 0) {
+	for (;;) {
 		int rc = mmchal_fdt_getu32_(w->f, w->stack[d], "interrupt-parent", &ph);
 
-		if (rc == MMCHAL_ENOENT)
+		if (rc == MMCHAL_ENOENT) {
+			if (d == 0)
+				return false;
+			d--;
+			if (mmchal_fdt_hasprop_(w->f, w->stack[d], "#interrupt-cells")) {
+				*ip = w->stack[d];
+				return true;
+			}
 			continue;
+		}
 		if (rc != 0)
 			return false;
 		/* Nodes share their interrupt controller: one scan serves them all.
@@ -301,7 +315,6 @@ static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t
 		*ip = node;
 		return true;
 	}
-	return false;
 }
 
 /* An Arm GIC ("arm,gic-400", "arm,cortex-a15-gic", "arm,gic-v3", ...). */
