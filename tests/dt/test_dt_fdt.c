@@ -69,6 +69,7 @@ static void test_stringlists(void **state)
 	assert_false(mmchal_fdt_stringlist_ok_(two, 0));
 	assert_false(mmchal_fdt_stringlist_ok_(open, sizeof(open)));
 	assert_true(mmchal_fdt_stringlist_ok_(open, 2));
+	assert_true(mmchal_fdt_stringlist_ok_(empties, 1)); /* one empty string */
 
 	assert_int_equal(mmchal_fdt_stringlist_count_(two, sizeof(two)), 2);
 	assert_int_equal(mmchal_fdt_stringlist_count_(two, 3), 1);
@@ -124,6 +125,13 @@ static void build_tree(struct tree *t)
 	fdtb_begin(&b, "y");
 	fdtb_end(&b);
 	fdtb_end(&b);
+	/* Phandles 0 and 0xffffffff are not phandles (DT spec 2.3.3). */
+	fdtb_begin(&b, "z");
+	fdtb_prop_u32(&b, "phandle", 0);
+	fdtb_end(&b);
+	fdtb_begin(&b, "w");
+	fdtb_prop_u32(&b, "phandle", 0xffffffffu);
+	fdtb_end(&b);
 	fdtb_end(&b);
 	t->end_tok = fdtb_here(&b);
 	t->blob = fdtb_finish(&b, &t->size);
@@ -137,19 +145,19 @@ static void test_init_counts(void **state)
 
 	(void)state;
 	build_tree(&t);
-	assert_int_equal(t.f.nnodes, 4);
+	assert_int_equal(t.f.nnodes, 6);
 	assert_int_equal(t.f.max_depth, 3);
 	assert_int_equal(t.f.struct_off, 56);
 	assert_int_equal(t.f.struct_size, t.end_tok + 4u);
 	assert_int_equal(t.f.totalsize, t.size);
 	/* Exactly at the limits, and one below them. */
-	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 3, 4), 0);
-	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 2, 4), MMCHAL_ERANGE);
-	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 3, 3), MMCHAL_ERANGE);
-	assert_int_equal(mmchal_fdt_init_(NULL, t.blob, t.size, 3, 4), MMCHAL_EINVAL);
-	assert_int_equal(mmchal_fdt_init_(&f, NULL, t.size, 3, 4), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 3, 6), 0);
+	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 2, 6), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_fdt_init_(&f, t.blob, t.size, 3, 5), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_fdt_init_(NULL, t.blob, t.size, 3, 6), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_fdt_init_(&f, NULL, t.size, 3, 6), MMCHAL_EINVAL);
 	/* A failed check leaves no counts behind. */
-	assert_int_equal(mmchal_fdt_init_(&f, t.blob, 39, 3, 4), MMCHAL_EPROTO);
+	assert_int_equal(mmchal_fdt_init_(&f, t.blob, 39, 3, 6), MMCHAL_EPROTO);
 	assert_int_equal(f.nnodes, 0);
 	assert_int_equal(f.max_depth, 0);
 	free(t.blob);
@@ -192,6 +200,38 @@ static void test_tokens(void **state)
 	assert_int_equal(tok.tag, FDT_END_);
 	assert_int_equal(tok.next, t.end_tok + 4u);
 
+	/* Every token clears what it does not set, whatever the caller's struct held. */
+	memset(&tok, 0xa5, sizeof(tok));
+	assert_int_equal(mmchal_fdt_token_(&t.f, t.nop, &tok), 0);
+	assert_null(tok.name);
+	assert_int_equal(tok.name_len, 0);
+	assert_null(tok.data);
+	assert_int_equal(tok.len, 0);
+	memset(&tok, 0xa5, sizeof(tok));
+	assert_int_equal(mmchal_fdt_token_(&t.f, t.node1, &tok), 0);
+	assert_null(tok.data);
+	assert_int_equal(tok.len, 0);
+	memset(&tok, 0xa5, sizeof(tok));
+	assert_int_equal(mmchal_fdt_token_(&t.f, t.root, &tok), 0);
+	assert_int_equal(tok.name_len, 0);
+	/* The value of "b" (<5>) read as a tag: not a token. */
+	assert_int_equal(mmchal_fdt_token_(&t.f, 32, &tok), MMCHAL_EPROTO);
+	/* A structure block ending two bytes into a token. */
+	f = t.f;
+	f.struct_size = 38;
+	assert_int_equal(mmchal_fdt_token_(&f, 36, &tok), MMCHAL_EPROTO);
+	/* A strings block ending inside a name ("wi|de"): the name has no NUL there. */
+	f = t.f;
+	f.strings_size = 6;
+	assert_int_equal(mmchal_fdt_token_(&f, 40, &tok), MMCHAL_EPROTO);
+	f.strings_size = 9;
+	assert_int_equal(mmchal_fdt_token_(&f, 40, &tok), 0);
+	assert_int_equal(tok.name_len, 4);
+	/* A structure block ending inside a node name ("node|@1"). */
+	f = t.f;
+	f.struct_size = t.node1 + 8u;
+	assert_int_equal(mmchal_fdt_token_(&f, t.node1, &tok), MMCHAL_EPROTO);
+
 	/* Offsets: misaligned, at the end, past the end. */
 	assert_int_equal(mmchal_fdt_token_(&t.f, 2, &tok), MMCHAL_EPROTO);
 	assert_int_equal(mmchal_fdt_token_(&t.f, 1, &tok), MMCHAL_EPROTO);
@@ -228,6 +268,98 @@ static void test_tokens(void **state)
 	f.strings_size = 4;
 	assert_int_equal(mmchal_fdt_token_(&f, 20, &tok), 0);
 	free(t.blob);
+}
+
+/* ---------------------------------------------------------------- fdt_check layouts */
+
+enum { BLK_RSV, BLK_STRUCT, BLK_STRINGS };
+
+/*
+ * The blocks of a small tree (/ { a; }) placed at @off[] in a blob of
+ * @total bytes, the reservation map being @rsv (@rsv_len bytes). The DT spec
+ * does not order the blocks; the check must accept any placement inside the
+ * blob with the alignments of 5.2 (map 8, structure 4).
+ */
+static unsigned char *layout(const uint32_t off[3], uint32_t total, const uint8_t *rsv,
+			     uint32_t rsv_len, uint32_t version)
+{
+	struct fdtb b = {0};
+	unsigned char *std, *blob;
+	size_t size;
+	uint32_t slen, strslen;
+
+	fdtb_begin(&b, "");
+	fdtb_prop(&b, "a", NULL, 0);
+	fdtb_end(&b);
+	std = fdtb_finish(&b, &size);
+	slen = dt_be32(std + 36);
+	strslen = dt_be32(std + 32);
+	blob = calloc(1, total);
+	assert_non_null(blob);
+	memcpy(blob, std, 40);
+	dt_put_be32(blob + 4, total);
+	dt_put_be32(blob + 8, off[BLK_STRUCT]);
+	dt_put_be32(blob + 12, off[BLK_STRINGS]);
+	dt_put_be32(blob + 16, off[BLK_RSV]);
+	dt_put_be32(blob + 20, version);
+	memcpy(blob + off[BLK_STRUCT], std + 56, slen);
+	memcpy(blob + off[BLK_STRINGS], std + 56 + slen, strslen);
+	memcpy(blob + off[BLK_RSV], rsv, rsv_len);
+	free(std);
+	return blob;
+}
+
+static int check(const unsigned char *blob, uint32_t total)
+{
+	struct mmchal_fdt_ f;
+
+	return mmchal_fdt_init_(&f, blob, total, 8, 8);
+}
+
+static void test_block_placement(void **state)
+{
+	/* The tree's structure block is 28 bytes, its strings block 2 ("a"). */
+	static const uint8_t zero[16];
+	static const uint8_t entry_zero[32] = {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0x10, 0};
+	static const uint8_t lone[16] = {1};
+	unsigned char *blob;
+
+	(void)state;
+	/* Structure right after the header; map last, ending the blob exactly. */
+	blob = layout((const uint32_t[]){80, 40, 72}, 96, zero, 16, 17);
+	assert_int_equal(check(blob, 96), 0);
+	free(blob);
+	/* Strings right after the header; the map right after them. */
+	blob = layout((const uint32_t[]){48, 64, 40}, 96, zero, 16, 17);
+	assert_int_equal(check(blob, 96), 0);
+	free(blob);
+	/* One entry, then the terminating pair, then the strings. */
+	blob = layout((const uint32_t[]){40, 72, 104}, 112, entry_zero, 32, 17);
+	assert_int_equal(check(blob, 112), 0);
+	free(blob);
+	/* An entry whose only non-zero byte is its first, and no terminator. */
+	blob = layout((const uint32_t[]){80, 40, 72}, 96, lone, 16, 17);
+	assert_int_equal(check(blob, 96), MMCHAL_EPROTO);
+	free(blob);
+	/* The structure block misaligned (58 = 8k + 2), and overlapping the header. */
+	blob = layout((const uint32_t[]){40, 58, 88}, 96, zero, 16, 17);
+	assert_int_equal(check(blob, 96), MMCHAL_EPROTO);
+	free(blob);
+	/* Version 16 (no size_dt_struct), structure block at 36: inside the header. */
+	blob = layout((const uint32_t[]){80, 44, 72}, 96, zero, 16, 16);
+	assert_int_equal(check(blob, 96), 0);
+	memmove(blob + 36, blob + 44, 28);
+	dt_put_be32(blob + 8, 36);
+	assert_int_equal(check(blob, 96), MMCHAL_EPROTO);
+	dt_put_be32(blob + 8, 44);
+	memmove(blob + 44, blob + 36, 28);
+	assert_int_equal(check(blob, 96), 0);
+	free(blob);
+	/* last_comp_version 17 is as readable as 16. */
+	blob = layout((const uint32_t[]){80, 40, 72}, 96, zero, 16, 17);
+	dt_put_be32(blob + 24, 17);
+	assert_int_equal(check(blob, 96), 0);
+	free(blob);
 }
 
 static void test_unknown_token_in_check(void **state)
@@ -329,6 +461,163 @@ static void test_phandles(void **state)
 	free(t.blob);
 }
 
+/* ---------------------------------------------------------------- the probe's walk */
+
+static const char sdhi_h3[] = "renesas,sdhi-r8a7795";
+/* Root cells default to 2 + 1 (DT spec 2.3.5): a 12-byte reg. */
+static const uint8_t reg_2_1[12] = {0, 0, 0, 0, 0xee, 0x10, 0, 0, 0, 0, 0x20, 0};
+
+static void sdhi_node(struct fdtb *b, const char *name)
+{
+	fdtb_begin(b, name);
+	fdtb_prop(b, "compatible", sdhi_h3, sizeof(sdhi_h3));
+	fdtb_prop(b, "reg", reg_2_1, sizeof(reg_2_1));
+	fdtb_end(b);
+}
+
+static void name_of(char *out, char c, size_t len)
+{
+	memset(out, c, len);
+	out[len] = '\0';
+}
+
+static void test_more_root_compatibles_than_kept(void **state)
+{
+	static const char compat[] = "a,1\0a,2\0a,3\0a,4\0a,5\0renesas,r8a7796";
+	static struct mmchal_dt_node n[2];
+	struct mmchal_dt_opts opts = {.soc_revision = "ES1.0"};
+	struct mmchal_dt_board board;
+	struct fdtb b = {0};
+	unsigned char *blob;
+	size_t size, found;
+
+	(void)state;
+	fdtb_begin(&b, "");
+	fdtb_prop(&b, "compatible", compat, sizeof(compat));
+	fdtb_begin(&b, "mmc@0");
+	fdtb_prop(&b, "compatible", sdhi_h3, sizeof(sdhi_h3));
+	fdtb_prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+	fdtb_prop_u32(&b, "iommus", 5);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	blob = fdtb_finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, &opts, &board, n, 2, &found), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(board.ncompat, 6);
+	assert_string_equal(board.compat[0], "a,1");
+	assert_string_equal(board.compat[3], "a,4");
+	/* The SoC, the last entry, counts for the revision and the IOMMU rules. */
+	assert_string_equal(board.soc, "renesas,r8a7796");
+	assert_int_equal(board.rev, MMCHAL_SDHI_REV_M3W_ES10);
+	assert_true(n[0].iommu_listed);
+	assert_false(n[0].iommu_usable);
+	assert_string_equal(n[0].why[5].text,
+			    "IOMMU listed in the tree but not usable for SDHI on renesas,r8a7796 "
+			    "ES1.0 (the IPMMU driver does not attach SDHI there)");
+	free(blob);
+}
+
+static void test_paths_at_the_limit(void **state)
+{
+	static struct mmchal_dt_node n[8];
+	char name[200], expect[200];
+	struct fdtb b = {0};
+	unsigned char *blob;
+	size_t size, found;
+
+	(void)state;
+	fdtb_begin(&b, "");
+	/* "/" + 127 characters: 128 with its NUL, one too many. */
+	name_of(name, 'a', 127);
+	sdhi_node(&b, name);
+	/* "/" + 126 characters fit (127); a child needs at least "/" and a name. */
+	name_of(name, 'b', 126);
+	fdtb_begin(&b, name);
+	sdhi_node(&b, "c");
+	fdtb_end(&b);
+	/* A parent over the limit: its short child keeps the last path that fit. */
+	name_of(name, 'd', 120);
+	fdtb_begin(&b, name);
+	fdtb_begin(&b, "eeeeeeeeeeeeeeeeeeee");
+	sdhi_node(&b, "mmc@1");
+	fdtb_end(&b);
+	fdtb_end(&b);
+	/* A long sibling does not make the next one long. */
+	name_of(name, 'f', 140);
+	sdhi_node(&b, name);
+	sdhi_node(&b, "mmc@2");
+	fdtb_end(&b);
+	blob = fdtb_finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, n, 8, &found), 0);
+	assert_int_equal(found, 5);
+
+	assert_int_equal(n[0].error, MMCHAL_ERANGE);
+	assert_string_equal(n[0].path, "/");
+	assert_int_equal(n[1].error, MMCHAL_ERANGE);
+	expect[0] = '/';
+	name_of(expect + 1, 'b', 126);
+	assert_string_equal(n[1].path, expect);
+	assert_int_equal(n[2].error, MMCHAL_ERANGE);
+	name_of(expect + 1, 'd', 120);
+	assert_string_equal(n[2].path, expect);
+	assert_int_equal(n[3].error, MMCHAL_ERANGE);
+	assert_string_equal(n[3].path, "/");
+	assert_int_equal(n[4].error, 0);
+	assert_string_equal(n[4].path, "/mmc@2");
+	assert_int_equal(n[4].reg_size, 0x2000);
+	free(blob);
+}
+
+static void test_root_is_never_a_node(void **state)
+{
+	static struct mmchal_dt_node n[2];
+	struct fdtb b = {0};
+	unsigned char *blob;
+	size_t size, found = 7;
+
+	(void)state;
+	fdtb_begin(&b, "");
+	fdtb_prop(&b, "compatible", sdhi_h3, sizeof(sdhi_h3));
+	fdtb_prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+	fdtb_end(&b);
+	blob = fdtb_finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, n, 2, &found), 0);
+	assert_int_equal(found, 0);
+	/* Arguments: no nodes but room for one; a revision that does not parse. */
+	found = 7;
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, NULL, 1, &found), MMCHAL_EINVAL);
+	assert_int_equal(found, 7);
+	assert_int_equal(mmchal_dt_probe(blob, size, &(struct mmchal_dt_opts){.soc_revision = "x"},
+					 NULL, n, 2, &found),
+			 MMCHAL_EINVAL);
+	assert_int_equal(found, 0);
+	free(blob);
+}
+
+static void test_revision_texts(void **state)
+{
+	uint8_t ma = 0, mi = 0;
+
+	(void)state;
+	assert_int_equal(mmchal_dt_parse_revision("ES1.9", &ma, &mi), 0);
+	assert_int_equal(ma, 1);
+	assert_int_equal(mi, 9);
+	assert_int_equal(mmchal_dt_parse_revision("9.19", &ma, &mi), 0);
+	assert_int_equal(ma, 9);
+	assert_int_equal(mi, 19);
+	assert_int_equal(mmchal_dt_parse_revision("Es255.255", &ma, &mi), 0);
+	assert_int_equal(ma, 255);
+	assert_int_equal(mi, 255);
+	ma = mi = 0;
+	assert_int_equal(mmchal_dt_parse_revision("ES1.0001", &ma, &mi), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_dt_parse_revision("ES0001.1", &ma, &mi), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_dt_parse_revision("Ex1.0", &ma, &mi), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_dt_parse_revision("xs1.0", &ma, &mi), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_dt_parse_revision("ES1:0", &ma, &mi), MMCHAL_EINVAL);
+	assert_int_equal(ma, 0);
+	assert_int_equal(mi, 0);
+}
+
 /* ---------------------------------------------------------------- dt_why */
 
 static void test_why_slots(void **state)
@@ -381,11 +670,21 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_be32),        cmocka_unit_test(test_streq),
-		cmocka_unit_test(test_stringlists), cmocka_unit_test(test_init_counts),
-		cmocka_unit_test(test_tokens),      cmocka_unit_test(test_unknown_token_in_check),
-		cmocka_unit_test(test_getprop),     cmocka_unit_test(test_getprop_cut_block),
-		cmocka_unit_test(test_phandles),    cmocka_unit_test(test_why_slots),
+		cmocka_unit_test(test_be32),
+		cmocka_unit_test(test_streq),
+		cmocka_unit_test(test_stringlists),
+		cmocka_unit_test(test_init_counts),
+		cmocka_unit_test(test_tokens),
+		cmocka_unit_test(test_unknown_token_in_check),
+		cmocka_unit_test(test_block_placement),
+		cmocka_unit_test(test_getprop),
+		cmocka_unit_test(test_getprop_cut_block),
+		cmocka_unit_test(test_phandles),
+		cmocka_unit_test(test_more_root_compatibles_than_kept),
+		cmocka_unit_test(test_paths_at_the_limit),
+		cmocka_unit_test(test_root_is_never_a_node),
+		cmocka_unit_test(test_revision_texts),
+		cmocka_unit_test(test_why_slots),
 		cmocka_unit_test(test_names),
 	};
 
