@@ -34,6 +34,7 @@ given with --files) the tests of tests/sim (^test_sim_); --tests overrides.
 """
 
 import argparse
+import filecmp
 import os
 import random
 import re
@@ -321,8 +322,10 @@ def tests_for(build, path, override):
 
 
 def sync_tree(build):
-    """Bring the copy up to date with the working tree. copy2 keeps the
-    modification times, so unchanged files are not rebuilt."""
+    """Bring the copy up to date with the working tree. Only files whose
+    content differs are copied, and they get a fresh modification time: an
+    object built from a mutant (an interrupted run) is then older than the
+    source and make rebuilds it; unchanged files are not rebuilt."""
     global TREE
     TREE = os.path.join(build, "tree")
     os.makedirs(TREE, exist_ok=True)
@@ -333,10 +336,10 @@ def sync_tree(build):
         os.makedirs(os.path.join(TREE, rel), exist_ok=True)
         for f in fs:
             src, dst = os.path.join(d, f), os.path.join(TREE, rel, f)
-            st = os.stat(src)
-            if (not os.path.exists(dst) or os.stat(dst).st_mtime_ns != st.st_mtime_ns
-                    or os.stat(dst).st_size != st.st_size):
-                shutil.copy2(src, dst)
+            if (not os.path.exists(dst) or os.stat(dst).st_size != os.stat(src).st_size
+                    or not filecmp.cmp(src, dst, shallow=False)):
+                shutil.copyfile(src, dst)
+                shutil.copymode(src, dst)
     # Tests find the shared data beside the project (../shared).
     shared = os.path.join(build, "shared")
     if not os.path.exists(shared) and os.path.isdir(os.path.join(ROOT, "..", "shared")):
