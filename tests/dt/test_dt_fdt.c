@@ -594,6 +594,40 @@ static void test_root_is_never_a_node(void **state)
 	free(blob);
 }
 
+static void test_interrupt_parent_is_the_tree_parent(void **state)
+{
+	static struct mmchal_dt_node n[2];
+	struct fdtb b = {0};
+	unsigned char *blob;
+	size_t size, found;
+
+	(void)state;
+	/* DT spec 2.4.1: without interrupt-parent, the devicetree parent, when it
+	   is an interrupt controller (here with two cells; the root has none). */
+	fdtb_begin(&b, "");
+	fdtb_begin(&b, "intc");
+	fdtb_prop_u32(&b, "#interrupt-cells", 2);
+	fdtb_prop_u32(&b, "#address-cells", 2);
+	fdtb_prop_u32(&b, "#size-cells", 1);
+	fdtb_begin(&b, "mmc@0");
+	fdtb_prop(&b, "compatible", sdhi_h3, sizeof(sdhi_h3));
+	fdtb_prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+	fdtb_prop(&b, "interrupts", (const uint8_t[]){0, 0, 0, 3, 0, 0, 0, 4}, 8);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	blob = fdtb_finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, n, 2, &found), 0);
+	assert_int_equal(found, 1);
+	assert_int_equal(n[0].error, 0);
+	assert_int_equal(n[0].irq_ncells, 2);
+	assert_int_equal(n[0].irq[0], 3);
+	assert_int_equal(n[0].irq[1], 4);
+	assert_int_equal(n[0].why[4].fact, MMCHAL_DT_FACT_INTERRUPT);
+	assert_string_equal(n[0].why[4].text, "interrupts <0x3 0x4>: completion by interrupt");
+	free(blob);
+}
+
 static void test_revision_texts(void **state)
 {
 	uint8_t ma = 0, mi = 0;
@@ -684,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_paths_at_the_limit),
 		cmocka_unit_test(test_root_is_never_a_node),
 		cmocka_unit_test(test_revision_texts),
+		cmocka_unit_test(test_interrupt_parent_is_the_tree_parent),
 		cmocka_unit_test(test_why_slots),
 		cmocka_unit_test(test_names),
 	};
