@@ -628,6 +628,34 @@ static void test_interrupt_parent_is_the_tree_parent(void **state)
 	free(blob);
 }
 
+static void test_h3_as_the_only_root_compatible(void **state)
+{
+	static struct mmchal_dt_node n[2];
+	struct fdtb b = {0};
+	unsigned char *blob;
+	size_t size, found;
+
+	(void)state;
+	fdtb_begin(&b, "");
+	fdtb_prop_str(&b, "compatible", "renesas,r8a7795");
+	fdtb_begin(&b, "mmc@0");
+	fdtb_prop(&b, "compatible", sdhi_h3, sizeof(sdhi_h3));
+	fdtb_prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+	fdtb_prop(&b, "iommus", (const uint8_t[]){0, 0, 0, 9, 0, 0, 0, 0x21}, 8);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	blob = fdtb_finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, n, 2, &found), 0);
+	assert_int_equal(found, 1);
+	assert_true(n[0].iommu_usable);
+	assert_int_equal(n[0].why[5].fact, MMCHAL_DT_FACT_IOMMU);
+	assert_string_equal(
+		n[0].why[5].text,
+		"iommus lists IOMMU phandle 0x9 with master ID 0x21; H3 revision not "
+		"given: assumed ES3.x, where the IPMMU serves SDHI (ES1.x/ES2.x cannot)");
+	free(blob);
+}
+
 static void test_revision_texts(void **state)
 {
 	uint8_t ma = 0, mi = 0;
@@ -718,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_paths_at_the_limit),
 		cmocka_unit_test(test_root_is_never_a_node),
 		cmocka_unit_test(test_revision_texts),
+		cmocka_unit_test(test_h3_as_the_only_root_compatible),
 		cmocka_unit_test(test_interrupt_parent_is_the_tree_parent),
 		cmocka_unit_test(test_why_slots),
 		cmocka_unit_test(test_names),
