@@ -506,6 +506,7 @@ static void test_more_root_compatibles_than_kept(void **state)
 	assert_int_equal(board.ncompat, 6);
 	assert_string_equal(board.compat[0], "a,1");
 	assert_string_equal(board.compat[3], "a,4");
+	assert_null(board.model); /* the fields after compat[] are not overwritten */
 	/* The SoC, the last entry, counts for the revision and the IOMMU rules. */
 	assert_string_equal(board.soc, "renesas,r8a7796");
 	assert_int_equal(board.rev, MMCHAL_SDHI_REV_M3W_ES10);
