@@ -333,9 +333,9 @@ static void test_block_placement(void **state)
 	blob = layout((const uint32_t[]){48, 64, 40}, 96, zero, 16, 17);
 	assert_int_equal(check(blob, 96), 0);
 	free(blob);
-	/* One entry, then the terminating pair, then the strings. */
-	blob = layout((const uint32_t[]){40, 72, 104}, 112, entry_zero, 32, 17);
-	assert_int_equal(check(blob, 112), 0);
+	/* One entry, then the terminating pair, then the strings ('a' right after it). */
+	blob = layout((const uint32_t[]){40, 76, 72}, 104, entry_zero, 32, 17);
+	assert_int_equal(check(blob, 104), 0);
 	free(blob);
 	/* An entry whose only non-zero byte is its first, and no terminator. */
 	blob = layout((const uint32_t[]){80, 40, 72}, 96, lone, 16, 17);
