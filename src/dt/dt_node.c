@@ -297,7 +297,7 @@ static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t
 
 		if (rc == MMCHAL_ENOENT) {
 			if (d == 0)
-				return false;
+				return false; /* the root: no interrupt parent */
 			d--;
 			if (mmchal_fdt_hasprop_(w->f, w->stack[d], "#interrupt-cells")) {
 				*ip = w->stack[d];
