@@ -32,6 +32,16 @@ bool mmchal_dt_streq_(const char *a, const char *b)
 	return *a == *b;
 }
 
+uint32_t mmchal_dt_board_n_(const struct mmchal_dt_board *b)
+{
+	return b->ncompat > MMCHAL_DT_BOARD_MAX ? MMCHAL_DT_BOARD_MAX + 1u : b->ncompat;
+}
+
+const char *mmchal_dt_board_compat_(const struct mmchal_dt_board *b, uint32_t i)
+{
+	return i < MMCHAL_DT_BOARD_MAX ? b->compat[i] : b->soc;
+}
+
 static bool starts_with(const char *s, uint32_t len, const char *prefix)
 {
 	uint32_t i;
@@ -271,16 +281,30 @@ static void derive_bus_shift(struct mmchal_dt_node *n)
 	mmchal_sb_puts_(sb, " (Gen2 and older rule)");
 }
 
-/* The interrupt parent: the nearest interrupt-parent property (DT spec 2.4.1). */
+/*
+ * The interrupt parent (DT spec 2.4.1): the node an interrupt-parent property
+ * names; without one, the devicetree parent, when it is an interrupt
+ * controller (has #interrupt-cells), else the search goes on from there, as
+ * Linux of_irq_find_parent() does. The usual tree has one interrupt-parent at
+ * the root and no #interrupt-cells on the buses in between.
+ */
 static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t *ip)
 {
-	uint32_t d = depth + 1u, ph, node;
+	uint32_t d = depth, ph, node;
 
-	while (d-- > 0) {
+	for (;;) {
 		int rc = mmchal_fdt_getu32_(w->f, w->stack[d], "interrupt-parent", &ph);
 
-		if (rc == MMCHAL_ENOENT)
+		if (rc == MMCHAL_ENOENT) {
+			if (d == 0)
+				return false; /* the root: no interrupt parent */
+			d--;
+			if (mmchal_fdt_hasprop_(w->f, w->stack[d], "#interrupt-cells")) {
+				*ip = w->stack[d];
+				return true;
+			}
 			continue;
+		}
 		if (rc != 0)
 			return false;
 		/* Nodes share their interrupt controller: one scan serves them all.
@@ -301,7 +325,6 @@ static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t
 		*ip = node;
 		return true;
 	}
-	return false;
 }
 
 /* An Arm GIC ("arm,gic-400", "arm,cortex-a15-gic", "arm,gic-v3", ...). */
@@ -407,9 +430,9 @@ static void read_iommu(const struct mmchal_dt_walk_ *w, uint32_t depth, struct m
 	if (len >= 8u)
 		n->iommu_id = mmchal_fdt_be32_(p + 4u);
 	/* Usable unless a root compatible names a SoC whose IPMMU does not serve SDHI. */
-	for (i = 0; i < b->ncompat && i < MMCHAL_DT_BOARD_MAX; i++) {
-		if (!mmchal_sdhi_iommu_usable(b->compat[i], b->rev)) {
-			denied = b->compat[i];
+	for (i = 0; i < mmchal_dt_board_n_(b); i++) {
+		if (!mmchal_sdhi_iommu_usable(mmchal_dt_board_compat_(b, i), b->rev)) {
+			denied = mmchal_dt_board_compat_(b, i);
 			break;
 		}
 	}
@@ -431,8 +454,8 @@ static void read_iommu(const struct mmchal_dt_walk_ *w, uint32_t depth, struct m
 	mmchal_sb_puthex_(sb, n->iommu_phandle);
 	mmchal_sb_puts_(sb, " with master ID ");
 	mmchal_sb_puthex_(sb, n->iommu_id);
-	for (i = 0; i < b->ncompat && i < MMCHAL_DT_BOARD_MAX; i++) {
-		if (mmchal_dt_streq_(b->compat[i], "renesas,r8a7795") &&
+	for (i = 0; i < mmchal_dt_board_n_(b); i++) {
+		if (mmchal_dt_streq_(mmchal_dt_board_compat_(b, i), "renesas,r8a7795") &&
 		    b->rev == MMCHAL_SDHI_REV_UNKNOWN) {
 			mmchal_sb_puts_(sb, "; H3 revision not given: assumed ES3.x, where the "
 					    "IPMMU serves SDHI (ES1.x/ES2.x cannot)");

@@ -29,6 +29,14 @@ struct mmchal_dt_walk_ {
 	uint32_t ph_node;
 };
 
+/*
+ * The root compatibles the SoC rules look at: the first MMCHAL_DT_BOARD_MAX
+ * kept in @p b, then, when there were more, the last one (the SoC by
+ * convention, kept in b->soc). Index @p i below mmchal_dt_board_n_().
+ */
+uint32_t mmchal_dt_board_n_(const struct mmchal_dt_board *b);
+const char *mmchal_dt_board_compat_(const struct mmchal_dt_board *b, uint32_t i);
+
 /* NUL-terminated string equality. */
 bool mmchal_dt_streq_(const char *a, const char *b);
 

@@ -77,9 +77,9 @@ static enum mmchal_sdhi_rev rev_of(const struct mmchal_dt_board *b)
 
 	if (b->rev_major == 0)
 		return MMCHAL_SDHI_REV_UNKNOWN;
-	for (i = 0; i < b->ncompat && i < MMCHAL_DT_BOARD_MAX; i++) {
-		h3 |= mmchal_dt_streq_(b->compat[i], "renesas,r8a7795");
-		m3w |= mmchal_dt_streq_(b->compat[i], "renesas,r8a7796");
+	for (i = 0; i < mmchal_dt_board_n_(b); i++) {
+		h3 |= mmchal_dt_streq_(mmchal_dt_board_compat_(b, i), "renesas,r8a7795");
+		m3w |= mmchal_dt_streq_(mmchal_dt_board_compat_(b, i), "renesas,r8a7796");
 	}
 	if (h3) {
 		if (b->rev_major == 1)
@@ -117,17 +117,12 @@ static void read_board(const struct mmchal_fdt_ *f, uint32_t root, struct mmchal
 /* Append "/name" to the path of depth @p d; false when it does not fit. */
 static bool path_push(struct mmchal_dt_walk_ *w, uint32_t d, const char *name, uint32_t len)
 {
-	uint32_t at = w->path_len[d - 1u];
+	uint32_t at = w->path_len[d - 1u], sep = at > 1u ? 1u : 0u;
 
-	if (w->path_long[d - 1u])
+	if (w->path_long[d - 1u] || at + sep + len >= MMCHAL_DT_PATH_MAX)
 		return false;
-	if (at > 1u) {
-		if (at + 1u >= MMCHAL_DT_PATH_MAX)
-			return false;
+	if (sep)
 		w->path[at++] = '/';
-	}
-	if (at + len >= MMCHAL_DT_PATH_MAX)
-		return false;
 	memcpy(w->path + at, name, len);
 	at += len;
 	w->path[at] = '\0';
@@ -182,8 +177,12 @@ int mmchal_dt_probe(const void *blob, size_t size, const struct mmchal_dt_opts *
 				w.path_long[0] = false;
 			} else {
 				w.path_long[depth] = !path_push(&w, depth, tok.name, tok.name_len);
-				if (w.path_long[depth])
+				/* Too long: the node keeps its parent's path (the buffer may
+				   hold a deeper path of an earlier node: cut it there). */
+				if (w.path_long[depth]) {
 					w.path_len[depth] = w.path_len[depth - 1u];
+					w.path[w.path_len[depth]] = '\0';
+				}
 			}
 			if (depth > 0 && mmchal_dt_is_sdhi_(&f, off)) {
 				if (found < max)

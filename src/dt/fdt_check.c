@@ -148,7 +148,7 @@ int mmchal_fdt_init_(struct mmchal_fdt_ *f, const void *blob, size_t size, uint3
 			f->nnodes = nodes;
 			return 0;
 		default:
-			return MMCHAL_EPROTO;
+			return MMCHAL_EPROTO; /* not reached: token_() refuses other tags */
 		}
 		off = tok.next;
 	}

@@ -526,8 +526,12 @@ static void test_phandle_lookups_bounded(void **state)
 	unsigned char *blob;
 
 	(void)state;
-	/* 100 interrupt controllers and 100 SDHI nodes, each with its own parent. */
+	/* 100 interrupt controllers and 100 SDHI nodes, each with its own parent.
+	   The root has #interrupt-cells <1>: a failed look-up that fell back to
+	   the root would show one cell. */
 	begin(&b, "");
+	dt_put_be32(cell, 1);
+	prop(&b, "#interrupt-cells", cell, 4);
 	for (i = 0; i < 100; i++) {
 		snprintf(name, sizeof(name), "intc@%zu", i);
 		begin(&b, name);
@@ -561,6 +565,56 @@ static void test_phandle_lookups_bounded(void **state)
 		assert_int_equal(many[i].irq_ncells, 3);
 		assert_int_equal(many[i].irq[1], 9);
 	}
+	free(blob);
+}
+
+static void test_phandle_lookups_cached(void **state)
+{
+	static struct mmchal_dt_node many[71];
+	struct fdtb b = {0};
+	static const unsigned char reg_2_1[12] = {0, 0, 0, 0, 0xee, 0x10, 0, 0, 0, 0, 0x20, 0};
+	unsigned char cell[4], spec[12] = {0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 4};
+	char name[32];
+	size_t size, n, i;
+	unsigned char *blob;
+
+	(void)state;
+	/* 70 SDHI nodes share one interrupt parent, the 71st has another: two
+	   look-ups, far inside the budget of 64. */
+	begin(&b, "");
+	dt_put_be32(cell, 1);
+	prop(&b, "#interrupt-cells", cell, 4);
+	for (i = 1; i <= 2; i++) {
+		snprintf(name, sizeof(name), "intc@%zu", i);
+		begin(&b, name);
+		dt_put_be32(cell, (uint32_t)(i + 1));
+		prop(&b, "#interrupt-cells", cell, 4);
+		dt_put_be32(cell, (uint32_t)i);
+		prop(&b, "phandle", cell, 4);
+		end(&b);
+	}
+	for (i = 0; i < 71; i++) {
+		snprintf(name, sizeof(name), "mmc@%zu", i);
+		begin(&b, name);
+		prop(&b, "compatible", sdhi_compat, sizeof(sdhi_compat));
+		prop(&b, "reg", reg_2_1, sizeof(reg_2_1));
+		dt_put_be32(cell, i < 70 ? 1u : 2u);
+		prop(&b, "interrupt-parent", cell, 4);
+		prop(&b, "interrupts", spec, i < 70 ? 8u : 12u);
+		end(&b);
+	}
+	end(&b);
+	blob = finish(&b, &size);
+	assert_int_equal(mmchal_dt_probe(blob, size, NULL, NULL, many, 71, &n), 0);
+	assert_int_equal(n, 71);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(many[i].error, 0);
+		assert_int_equal(many[i].why[4].fact, MMCHAL_DT_FACT_INTERRUPT);
+		assert_null(strstr(many[i].why[4].text, "not found"));
+		assert_int_equal(many[i].irq_ncells, i < 70 ? 2 : 3);
+	}
+	assert_string_equal(many[70].why[4].text,
+			    "interrupts <0x0 0x9 0x4>: completion by interrupt");
 	free(blob);
 }
 
@@ -636,6 +690,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_node_count_and_order),
 		cmocka_unit_test(test_phandle_lookups_bounded),
+		cmocka_unit_test(test_phandle_lookups_cached),
 		cmocka_unit_test(test_random_damage_survives),
 	};
 

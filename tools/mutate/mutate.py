@@ -32,10 +32,12 @@ counted; the survivors list prints each survivor in that file's format.
 
 Which tests: those whose ctest name starts with the file's directory under
 src/ (src/iommu/x.c -> ^iommu_), the one named after the file first so that
-most mutants die in the first, cheapest test; --tests overrides.
+most mutants die in the first, cheapest test; for the simulator (sim/x.c,
+given with --files) the tests of tests/sim (^test_sim_); --tests overrides.
 """
 
 import argparse
+import filecmp
 import os
 import random
 import re
@@ -309,6 +311,9 @@ def tests_for(build, path, override):
     """ctest names for a file, the mirror test first."""
     if override:
         regex = override
+    elif path.startswith("sim/"):
+        # The simulator's own tests (tests/sim, named test_sim_*).
+        regex = "^test_sim_"
     else:
         parts = path.split("/")
         regex = "^%s_" % parts[1] if len(parts) > 2 else "."
@@ -320,8 +325,10 @@ def tests_for(build, path, override):
 
 
 def sync_tree(build):
-    """Bring the copy up to date with the working tree. copy2 keeps the
-    modification times, so unchanged files are not rebuilt."""
+    """Bring the copy up to date with the working tree. Only files whose
+    content differs are copied, and they get a fresh modification time: an
+    object built from a mutant (an interrupted run) is then older than the
+    source and make rebuilds it; unchanged files are not rebuilt."""
     global TREE
     TREE = os.path.join(build, "tree")
     os.makedirs(TREE, exist_ok=True)
@@ -332,10 +339,10 @@ def sync_tree(build):
         os.makedirs(os.path.join(TREE, rel), exist_ok=True)
         for f in fs:
             src, dst = os.path.join(d, f), os.path.join(TREE, rel, f)
-            st = os.stat(src)
-            if (not os.path.exists(dst) or os.stat(dst).st_mtime_ns != st.st_mtime_ns
-                    or os.stat(dst).st_size != st.st_size):
-                shutil.copy2(src, dst)
+            if (not os.path.exists(dst) or os.stat(dst).st_size != os.stat(src).st_size
+                    or not filecmp.cmp(src, dst, shallow=False)):
+                shutil.copyfile(src, dst)
+                shutil.copymode(src, dst)
     # Tests find the shared data beside the project (../shared).
     shared = os.path.join(build, "shared")
     if not os.path.exists(shared) and os.path.isdir(os.path.join(ROOT, "..", "shared")):
@@ -411,6 +418,14 @@ class FastBuild:
             return False
         cmd = e.get("command") or " ".join(e["arguments"])
         obj = re.search(r"-o\s+(\S+)", cmd).group(1)
+        # The object goes back into its own target's archive
+        # (CMakeFiles/<target>.dir/... -> lib<target>.a beside it).
+        archive = self.archive
+        tgt = re.match(r"CMakeFiles/([^/]+)\.dir/", obj)
+        if tgt:
+            own = os.path.join(e["directory"], "lib%s.a" % tgt.group(1))
+            if os.path.exists(own):
+                archive = own
         obj = os.path.join(e["directory"], obj)
         if path not in self.base:
             # the first mutant of this file: the object on disk is still the
@@ -422,7 +437,7 @@ class FastBuild:
         with open(obj, "rb") as f:
             if f.read() == self.base[path]:
                 return "same"
-        return run(["ar", "rs", self.archive, obj]).returncode == 0
+        return run(["ar", "rs", archive, obj]).returncode == 0
 
     def link(self, name):
         _, _, _, bindir, link = self.tests[name]
@@ -465,7 +480,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n", 1)[1])
-    ap.add_argument("--files", nargs="+", help="library files (default: every src/**/*.c)")
+    ap.add_argument("--files", nargs="+",
+                    help="library or simulator files (default: every src/**/*.c)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "mutate"),
                     help="dedicated build directory (default build/mutate)")
     ap.add_argument("--cc", help="C compiler for the build directory")
@@ -494,8 +510,8 @@ def main():
                        for d, _, fs in os.walk(os.path.join(ROOT, "src")) for f in fs
                        if f.endswith(".c"))
     for f in files:
-        if not f.startswith("src/") or not os.path.isfile(os.path.join(ROOT, f)):
-            sys.exit("mutate: %s is not a library file under src/" % f)
+        if not f.startswith(("src/", "sim/")) or not os.path.isfile(os.path.join(ROOT, f)):
+            sys.exit("mutate: %s is not a library file under src/ or sim/" % f)
 
     equiv = load_equivalent(args.equivalent)
     muts = []
@@ -565,8 +581,16 @@ def main():
             sys.exit("mutate: the direct rebuild of unmodified %s fails its tests" % f)
     t0 = time.time()
     todo = [m for m in muts if m.status is None]
+    # The archive keeps the object of the last mutant compiled: before the
+    # first mutant of another file, the previous file's original object goes
+    # back in, or that mutant would be linked into every later test.
+    in_archive = None
     try:
         for n, m in enumerate(todo, 1):
+            if in_archive is not None and in_archive != m.path:
+                if not fast.compile(in_archive):
+                    sys.exit("mutate: the original %s no longer compiles" % in_archive)
+            in_archive = m.path
             with open(os.path.join(TREE, m.path), encoding="utf-8") as fh:
                 orig = fh.read()
             restorer.save(m.path)

@@ -1,0 +1,183 @@
+/*
+ * The simulator's fault schedule (sim/fault.c): argument checks of every
+ * entry, the slot limit, the per-kind and total counters, and time-triggered
+ * faults that are handed on to the next command (command kinds) or the next
+ * data transfer (data kinds) when nothing is running at their instant.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv.h"
+
+static void fast(struct mmchal_sim_card_config *c)
+{
+	c->read_latency_ns = 0;
+	c->read_rate = 0;
+	c->write_rate = 0;
+}
+
+static void open_sd(struct drv *d)
+{
+	struct mmchal_sim_card_config cc;
+
+	assert_int_equal(drv_open(d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &cc);
+	fast(&cc);
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	mmchal_bus_wr16(&d->bus, R_HOSTMODE, 0x0101u); /* 32-bit port */
+	assert_true(drv_sd_init(d) != 0);
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u);
+	drv_ack(d, 0xffffffffu);
+}
+
+static void test_arguments(void **state)
+{
+	struct drv d;
+	struct mmchal_sim_fault f = {
+		.kind = MMCHAL_SIM_FAULT_CMD_CRC, .trigger = MMCHAL_SIM_AT_CMD, .opcode = 63};
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	assert_int_equal(mmchal_sim_fault_add(NULL, &f), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, NULL), MMCHAL_EINVAL);
+	f.trigger = (enum mmchal_sim_fault_trigger)(MMCHAL_SIM_AT_TIME + 1);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), MMCHAL_EINVAL);
+	f.trigger = MMCHAL_SIM_AT_TIME;
+	f.opcode = 64;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), MMCHAL_EINVAL);
+	f.opcode = 0xfe;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), MMCHAL_EINVAL);
+	/* Opcodes 0..63 and "any"; the 17th pending fault has no slot. */
+	f.trigger = MMCHAL_SIM_AT_CMD;
+	f.count = 1000;
+	for (i = 0; i < MMCHAL_SIM_MAX_FAULTS; i++) {
+		f.opcode = i == 0 ? MMCHAL_SIM_ANY_OPCODE : (uint8_t)(i + 47u);
+		assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	}
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), MMCHAL_ENOSPC);
+	mmchal_sim_fault_clear(d.sim);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_fault_clear(NULL);
+
+	/* Random faults: a rate up to 10^6 per million and a non-empty set of kinds. */
+	assert_int_equal(mmchal_sim_fault_random(NULL, 1, 0, 0), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, 1, 1000001u, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, 1, 1000000u, 1), 0);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, 1, 10, 0), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, 1, 10, 1u << MMCHAL_SIM_FAULT_KIND_COUNT),
+			 MMCHAL_EINVAL);
+	assert_int_equal(
+		mmchal_sim_fault_random(d.sim, 1, 10, (1u << MMCHAL_SIM_FAULT_KIND_COUNT) - 1u), 0);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, 1, 0, 0), 0); /* off */
+	assert_int_equal(mmchal_sim_faults_fired(NULL, MMCHAL_SIM_FAULT_CMD_CRC), 0);
+	drv_close(&d);
+}
+
+static void test_counters_and_any_opcode(void **state)
+{
+	struct drv d;
+	struct mmchal_sim_fault f = {.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT,
+				     .trigger = MMCHAL_SIM_AT_CMD,
+				     .opcode = MMCHAL_SIM_ANY_OPCODE,
+				     .count = 1};
+
+	(void)state;
+	open_sd(&d);
+	/* The second command of any opcode gets no response; then CMD13 with a CRC error. */
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	f.kind = MMCHAL_SIM_FAULT_CMD_CRC;
+	f.opcode = 13;
+	f.count = 0;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_EIO);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_TIMEOUT), 1);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_CRC), 1);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_KIND_COUNT), 2);
+	drv_close(&d);
+}
+
+static void test_time_faults_handed_on(void **state)
+{
+	struct drv d;
+	struct mmchal_sim_fault f = {.trigger = MMCHAL_SIM_AT_TIME};
+	uint8_t buf[512];
+	uint32_t st;
+	uint16_t option;
+
+	(void)state;
+	open_sd(&d);
+	/* A command fault due while the bus is idle hits the next command. */
+	f.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT;
+	f.t_ns = mmchal_sim_now(d.sim) + 1000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 5000u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_KIND_COUNT), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_TIMEOUT), 1);
+
+	/* A data fault due with no transfer running hits block 0 of the next one. */
+	f.kind = MMCHAL_SIM_FAULT_DATA_CRC;
+	f.t_ns = mmchal_sim_now(d.sim) + 1000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 5000u);
+	st = drv_pio_read(&d, C_R1 | 17, 0, 512, 1, buf);
+	assert_int_equal(st & S_CRC, S_CRC);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 1);
+	/* Recovery as a driver does it: CMD12, a controller reset; then it reads. */
+	drv_cmd(&d, C_R1B | 12, 0);
+	option = mmchal_bus_rd16(&d.bus, R_OPTION); /* the bus width the card has */
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	mmchal_bus_wr32(&d.bus, R_MASK1, 0);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, option);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, buf), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 1);
+
+	/* A fault time already past when it is added is due at once. */
+	f.kind = MMCHAL_SIM_FAULT_CARD_REMOVE;
+	f.t_ns = 0;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 1u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 1);
+	assert_true(drv_status(&d) & S_REMOVED);
+	/* Removing an absent card again is not counted. */
+	f.t_ns = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 1u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 1);
+	/* Nor is a stuck DAT0 without a card. */
+	f.kind = MMCHAL_SIM_FAULT_STUCK_BUSY;
+	f.t_ns = mmchal_sim_now(d.sim) + 10u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 100u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_STUCK_BUSY), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_KIND_COUNT), 3);
+	drv_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arguments),
+		cmocka_unit_test(test_counters_and_any_opcode),
+		cmocka_unit_test(test_time_faults_handed_on),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,305 @@
+/*
+ * The SDIO card model against the SDIO facts of PROTOCOL.md (sections 1, 3
+ * and 4): R4 / R5 / R6 layouts, the CCCR registers software may write (IOEx
+ * and IORx, IENx, ABORT RES, bus interface, high speed), the CIS pointers,
+ * FBR1's block size, CMD52 and CMD53 errors in R5, and the states in which an
+ * I/O-only card stays silent.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv.h"
+
+/* R5 flags (PROTOCOL.md section 1). */
+#define R5_ILLEGAL      (1u << 14)
+#define R5_ERROR        (1u << 11)
+#define R5_FUNCTION     (1u << 9)
+#define R5_OUT_OF_RANGE (1u << 8)
+#define R5_STATE(r)     (((r) >> 12) & 3u)
+
+/* CMD52 argument: [31] R/W, [30:28] function, [27] RAW, [25:9] address, [7:0] data. */
+#define RD52(fn, addr)     (((uint32_t)(fn) << 28) | ((uint32_t)(addr) << 9))
+#define WR52(fn, addr, v)  ((1u << 31) | RD52(fn, addr) | (uint32_t)(v))
+#define RAW52(fn, addr, v) (WR52(fn, addr, v) | (1u << 27))
+/* CMD53: [27] block mode, [26] incrementing, [8:0] count. */
+#define CMD53(wr, fn, blk, inc, addr, n)                                             \
+	(((uint32_t)(wr) << 31) | ((uint32_t)(fn) << 28) | ((uint32_t)(blk) << 27) | \
+	 ((uint32_t)(inc) << 26) | ((uint32_t)(addr) << 9) | (uint32_t)(n))
+
+static void open_sdio(struct drv *d)
+{
+	struct mmchal_sim_card_config cfg;
+
+	assert_int_equal(drv_open(d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &cfg);
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cfg), 0);
+	drv_ack(d, 0xffffffffu);
+}
+
+/* CMD5 until ready, CMD3, CMD7: the card in the transfer state. */
+static void sdio_up(struct drv *d)
+{
+	drv_cmd(d, C_R3 | 5, 0x00ff8000u);
+	mmchal_sim_advance(d->sim, 1000000u);
+	assert_int_equal(drv_cmd(d, C_R3 | 5, 0x00ff8000u), 0);
+	assert_int_equal(d->rsp[0] >> 31, 1);
+	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);
+	/* R6: RCA 1, state READY (2) in [12:9], READY_FOR_DATA [8]. */
+	assert_int_equal(d->rsp[0], (1u << 16) | (1u << 9) | (1u << 8));
+	assert_int_equal(drv_cmd(d, C_R1B | 7, 1u << 16), 0);
+	assert_int_equal(mmchal_sim_card_state(d->sim), MMCHAL_SIM_ST_TRAN);
+}
+
+static uint8_t rd52(struct drv *d, uint32_t fn, uint32_t addr)
+{
+	assert_int_equal(drv_cmd(d, C_R1 | 52, RD52(fn, addr)), 0);
+	assert_int_equal(d->rsp[0] & 0xff00u, 1u << 12); /* no flags, CMD state */
+	return (uint8_t)d->rsp[0];
+}
+
+static void wr52(struct drv *d, uint32_t fn, uint32_t addr, uint8_t v)
+{
+	assert_int_equal(drv_cmd(d, C_R1 | 52, WR52(fn, addr, v)), 0);
+	/* A write without RAW returns no data. */
+	assert_int_equal(d->rsp[0], 1u << 12);
+}
+
+static void test_cccr_writable_bits(void **state)
+{
+	struct drv d;
+	uint32_t w;
+	enum mmchal_timing t;
+
+	(void)state;
+	open_sdio(&d);
+	sdio_up(&d);
+	/* CCCR 0x02 IOEx: only function 1 exists; IORx follows at once. */
+	wr52(&d, 0, 0x02, 0xff);
+	assert_int_equal(rd52(&d, 0, 0x02), 0x02);
+	assert_int_equal(rd52(&d, 0, 0x03), 0x02);
+	/* 0x04 IENx: master enable and function 1. */
+	wr52(&d, 0, 0x04, 0xff);
+	assert_int_equal(rd52(&d, 0, 0x04), 0x03);
+	/* Read-only registers keep their values. */
+	wr52(&d, 0, 0x00, 0x00);
+	assert_int_equal(rd52(&d, 0, 0x00), 0x43);
+	wr52(&d, 0, 0x08, 0x00);
+	assert_int_equal(rd52(&d, 0, 0x08), 0x02);
+	/* 0x07 bus interface: 10 = 4-bit, 00 = 1-bit; 01 and 11 are reserved. */
+	wr52(&d, 0, 0x07, 0x02);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x02);
+	wr52(&d, 0, 0x07, 0x01);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x02);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 4);
+	wr52(&d, 0, 0x07, 0x03);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x02);
+	wr52(&d, 0, 0x07, 0x00);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x00);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 1);
+	/* 0x13: SHS (bit 0) is read-only and set; BSS = 1 selects high speed. */
+	wr52(&d, 0, 0x13, 0x02);
+	assert_int_equal(rd52(&d, 0, 0x13), 0x03);
+	mmchal_sim_card_bus(d.sim, NULL, &t);
+	assert_int_equal(t, MMCHAL_TIMING_SD_HS);
+	wr52(&d, 0, 0x13, 0x00);
+	assert_int_equal(rd52(&d, 0, 0x13), 0x01);
+	mmchal_sim_card_bus(d.sim, NULL, &t);
+	assert_int_equal(t, MMCHAL_TIMING_LEGACY);
+	/* FN0 block size (0x10/0x11) and FBR1's (0x110/0x111) are read/write. */
+	wr52(&d, 0, 0x10, 0x40);
+	wr52(&d, 0, 0x11, 0x01);
+	assert_int_equal(rd52(&d, 0, 0x10), 0x40);
+	assert_int_equal(rd52(&d, 0, 0x11), 0x01);
+	wr52(&d, 0, 0x111, 0x02);
+	assert_int_equal(rd52(&d, 0, 0x111), 0x02);
+	/* Read after write returns the register's new value. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, RAW52(0, 0x04, 0x01)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | 0x01u);
+	drv_close(&d);
+}
+
+static void test_cis_pointers(void **state)
+{
+	struct drv d;
+	uint32_t cis0, cis1;
+
+	(void)state;
+	open_sdio(&d);
+	sdio_up(&d);
+	/* CCCR 0x09-0x0b and FBR1 +0x09: pointers to the CIS, little endian. */
+	cis0 = rd52(&d, 0, 0x09) | ((uint32_t)rd52(&d, 0, 0x0a) << 8) |
+	       ((uint32_t)rd52(&d, 0, 0x0b) << 16);
+	cis1 = rd52(&d, 0, 0x109) | ((uint32_t)rd52(&d, 0, 0x10a) << 8) |
+	       ((uint32_t)rd52(&d, 0, 0x10b) << 16);
+	assert_int_equal(cis0, 0x1000u);
+	assert_int_equal(cis1, 0x1100u);
+	/* FBR1 0x100: standard interface code 7 (SDIO 3.0 FBR). */
+	assert_int_equal(rd52(&d, 0, 0x100), 0x07);
+	/* The first tuple of each CIS: CISTPL_MANFID (0x20) and CISTPL_FUNCID (0x21). */
+	assert_int_equal(rd52(&d, 0, cis0), 0x20);
+	assert_int_equal(rd52(&d, 0, cis0 + 1), 0x04);
+	assert_int_equal(rd52(&d, 0, cis1), 0x21);
+	/* Each chain ends with CISTPL_END (0xff); past it and between: 0. */
+	assert_int_equal(rd52(&d, 0, cis0 + 16), 0xff);
+	assert_int_equal(rd52(&d, 0, cis0 + 17), 0x00);
+	assert_int_equal(rd52(&d, 0, cis1 + 48), 0xff);
+	assert_int_equal(rd52(&d, 0, cis1 + 49), 0x00);
+	assert_int_equal(rd52(&d, 0, 0x0fff), 0x00);
+	assert_int_equal(rd52(&d, 0, 0x10ff), 0x00);
+	assert_int_equal(rd52(&d, 0, 0x1ff), 0x00);
+	assert_int_equal(rd52(&d, 0, 0x200), 0x00);
+	drv_close(&d);
+}
+
+static void test_abort_reset(void **state)
+{
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	open_sdio(&d);
+	sdio_up(&d);
+	wr52(&d, 0, 0x07, 0x02);
+	wr52(&d, 0, 0x02, 0x02);
+	/* ABORT without RES: nothing happens. */
+	wr52(&d, 0, 0x06, 0x07);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_int_equal(rd52(&d, 0, 0x02), 0x02);
+	/* RES (bit 3): the card is reset, to idle, 1-bit, registers at reset values. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	mmchal_sim_card_bus(d.sim, &w, NULL);
+	assert_int_equal(w, 1);
+	/* Idle: CMD52 gets no response. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, RD52(0, 0)), MMCHAL_ETIMEDOUT);
+	sdio_up(&d);
+	assert_int_equal(rd52(&d, 0, 0x02), 0x00);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x00);
+
+	/* Before selection a RES write resets too (Linux sends it first, to any card). */
+	assert_int_equal(drv_cmd(&d, C_R1 | 7, 0), MMCHAL_ETIMEDOUT); /* deselect */
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x01)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(1, 0x06, 0x08)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x07, 0x08)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, RD52(0, 0x06) | 0x08u), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	drv_close(&d);
+}
+
+static void test_r5_errors(void **state)
+{
+	struct drv d;
+	uint8_t *store;
+	uint8_t buf[512];
+
+	(void)state;
+	open_sdio(&d);
+	sdio_up(&d);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	/* Function 1's buffer is 4096 bytes: 4095 is the last address. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, RAW52(1, 4095, 0x5a)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | 0x5au);
+	assert_int_equal(store[4095], 0x5a);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(1, 4096, 0x5a)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_OUT_OF_RANGE);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, RD52(1, 4096)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_OUT_OF_RANGE);
+	/* A write of function 1 without RAW returns no data. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(1, 7, 0x33)), 0);
+	assert_int_equal(d.rsp[0], 1u << 12);
+	assert_int_equal(store[7], 0x33);
+	/* CMD53 to function 0 and to an absent function: FUNCTION_NUMBER. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 0, 0, 1, 0, 4)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_FUNCTION);
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 3, 0, 1, 0, 4)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_FUNCTION);
+	/* Block mode with count 0 (until aborted) is not modelled: ERROR. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 1, 1, 1, 0, 0)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_ERROR);
+	/* Block mode past the end: 9 blocks of 512 at 0 need 4608 bytes. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 1, 1, 1, 0, 9)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_OUT_OF_RANGE);
+	/* A fixed address needs one byte only, even for 512 bytes at 4095. */
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(drv_pio_read(&d, C_R1 | 53, CMD53(0, 1, 0, 0, 4095, 0), 512, 1, buf), 0);
+	assert_int_equal(buf[0], 0x5a);
+	assert_int_equal(buf[511], 0x5a);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	/* Byte mode, count 0 = 512 bytes, incrementing from 3584: the last 512 bytes. */
+	for (unsigned i = 0; i < 512; i++)
+		store[3584 + i] = (uint8_t)(i * 7u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 53, CMD53(0, 1, 0, 1, 3584, 0), 512, 1, buf), 0);
+	assert_memory_equal(buf, store + 3584, 512);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 53, CMD53(0, 1, 0, 1, 3585, 0)), 0);
+	assert_int_equal(d.rsp[0], (1u << 12) | R5_OUT_OF_RANGE);
+	drv_close(&d);
+}
+
+static void test_silent_states(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	open_sdio(&d);
+	/* Idle: CMD3, CMD7, CMD53 unanswered; memory commands never answered. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 1, 0, 1, 0, 4)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 0, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R3 | 1, 0x40ff8080u), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 1u << 16), MMCHAL_ETIMEDOUT);
+	/* CMD5 with OCR 0 (probe) answers but does not start the power-up. */
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0), 0);
+	assert_int_equal(d.rsp[0], (1u << 28) | 0x00ff8000u);
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0x00ff8000u), 0);
+	assert_int_equal(d.rsp[0] >> 31, 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	sdio_up(&d);
+	/* Transfer state: CMD5 and CMD3 are not answered. */
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0x00ff8000u), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), MMCHAL_ETIMEDOUT);
+	/* CMD7 of its own RCA while selected: no response, still selected. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	/* Deselect; in stand-by CMD3 gives the RCA again (R6, state STBY = 3). */
+	assert_int_equal(drv_cmd(&d, C_R1 | 7, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	assert_int_equal(d.rsp[0], (1u << 16) | (3u << 9) | (1u << 8));
+	/* CMD7 of another RCA in stand-by: no response, not selected. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 2u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 53, CMD53(0, 1, 0, 1, 0, 4)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0x00ff8000u), MMCHAL_ETIMEDOUT);
+	/* Selected again: R1 with the state it left (STBY). */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), 0);
+	assert_int_equal((d.rsp[0] >> 9) & 0xfu, MMCHAL_SIM_ST_STBY);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	drv_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cccr_writable_bits), cmocka_unit_test(test_cis_pointers),
+		cmocka_unit_test(test_abort_reset),        cmocka_unit_test(test_r5_errors),
+		cmocka_unit_test(test_silent_states),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
