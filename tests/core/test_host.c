@@ -375,7 +375,16 @@ static void test_init_takes_the_configuration(void **state)
 	g.cfg.card_change_arg = &g;
 	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), 0);
 	assert_int_equal(g.host.port.cache_line, MMCHAL_CACHE_LINE_DEFAULT);
-	/* one table entry: two segments cannot go DIRECT */
+	/* one table entry: one segment goes DIRECT, two cannot */
+	d.blocks = 1;
+	d.sg_len = 1;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r, 100), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(g.tb.log[0].nsegs, 1);
+	assert_int_equal(g.tb.log[0].seg0.addr, (uintptr_t)blk);
+	d.blocks = 2;
+	d.sg_len = 2;
+	g.tb.nstart = 0;
 	g.tb.auto_complete = false;
 	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
 	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_PIO);
