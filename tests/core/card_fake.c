@@ -297,13 +297,13 @@ static int sdio_cmd(struct fake *f, struct mmchal_cmd *c)
 	case CARD_CMD_GO_IDLE:
 		return 0; /* SDIO ignores CMD0 for its I/O part */
 	case CARD_CMD_IO_SEND_OP_COND:
-		c->resp[0] = (2u << 28) | OCR_VDD_27_36;
+		c->resp[0] = f->sdio_ocr ? f->sdio_ocr : (2u << 28) | OCR_VDD_27_36;
 		if ((c->arg & OCR_VDD_27_36) && ++f->polls > f->ocr_polls)
 			c->resp[0] |= OCR_BUSY;
 		return 0;
 	case CARD_CMD_SET_REL_ADDR:
-		f->rca = SD_RCA;
-		c->resp[0] = (uint32_t)SD_RCA << 16;
+		f->rca = f->sdio_rca_zero ? 0u : SD_RCA;
+		c->resp[0] = (uint32_t)f->rca << 16;
 		return 0;
 	case CARD_CMD_SELECT:
 		if ((c->arg >> 16) != f->rca)
@@ -314,6 +314,10 @@ static int sdio_cmd(struct fake *f, struct mmchal_cmd *c)
 	case CARD_CMD_IO_RW_DIRECT:
 		if (f->state != CARD_STATE_TRAN)
 			return MMCHAL_ETIMEDOUT;
+		if (++f->cmd52_count == f->r5_at) {
+			c->resp[0] = f->r5_flags | (2u << 12);
+			return 0;
+		}
 		if (fn != 0u || addr >= FAKE_F0_SIZE) {
 			c->resp[0] = R5_OUT_OF_RANGE | (2u << 12);
 			return 0;
@@ -649,6 +653,8 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 
 	if (f->set_ios_err)
 		return f->set_ios_err;
+	if (++f->set_ios_calls == f->set_ios_fail_at)
+		return f->set_ios_fail_err ? f->set_ios_fail_err : MMCHAL_EIO;
 	f->ios = *ios;
 	return 0;
 }

@@ -56,20 +56,26 @@ struct fake {
 	bool no_limits_op;
 
 	/* faults */
-	uint32_t fail_op;       /* opcode (| FAKE_APP) that fails ... */
-	uint32_t fail_skip;     /* ... after this many successes ... */
-	uint32_t fail_times;    /* ... this many times */
-	int fail_err;           /* with this error; 0 = MMCHAL_ETIMEDOUT */
-	bool refuse_8bit;       /* eMMC: SWITCH_ERROR for an 8-bit BUS_WIDTH */
-	uint32_t refuse_timing; /* eMMC: SWITCH_ERROR for this HS_TIMING value; 0 = none */
-	bool no_app_bit;        /* CMD55 answers without APP_CMD */
-	bool bad_8bit_bus;      /* eMMC: accepts 8 bits, but data over them is garbled */
-	int tuning_err;         /* execute_tuning result */
-	int set_ios_err;        /* set_ios result */
-	int init_card_err;      /* init_card result */
-	uint32_t wr_fail_after; /* a write fails after this many blocks programmed ... */
-	bool wr_fail;           /* ... when set */
-	uint32_t remove_at_op;  /* the card goes away at this opcode (| FAKE_APP); 0 = never */
+	uint32_t fail_op;         /* opcode (| FAKE_APP) that fails ... */
+	uint32_t fail_skip;       /* ... after this many successes ... */
+	uint32_t fail_times;      /* ... this many times */
+	int fail_err;             /* with this error; 0 = MMCHAL_ETIMEDOUT */
+	bool refuse_8bit;         /* eMMC: SWITCH_ERROR for an 8-bit BUS_WIDTH */
+	uint32_t refuse_timing;   /* eMMC: SWITCH_ERROR for this HS_TIMING value; 0 = none */
+	bool no_app_bit;          /* CMD55 answers without APP_CMD */
+	bool bad_8bit_bus;        /* eMMC: accepts 8 bits, but data over them is garbled */
+	int tuning_err;           /* execute_tuning result */
+	int set_ios_err;          /* set_ios result */
+	int init_card_err;        /* init_card result */
+	uint32_t wr_fail_after;   /* a write fails after this many blocks programmed ... */
+	bool wr_fail;             /* ... when set */
+	uint32_t remove_at_op;    /* the card goes away at this opcode (| FAKE_APP); 0 = never */
+	uint32_t set_ios_fail_at; /* the set_ios call of this number (from 1) fails ... */
+	int set_ios_fail_err;     /* ... with this error; 0 = MMCHAL_EIO */
+	uint32_t sdio_ocr;  /* SDIO: CMD5 answer without C (bit 31); 0 = two functions, 2.7-3.6 V */
+	bool sdio_rca_zero; /* SDIO: CMD3 publishes RCA 0 */
+	uint32_t r5_at;     /* SDIO: the CMD52 of this number (from 1) answers ... */
+	uint32_t r5_flags;  /* ... with these R5 flags and does nothing */
 
 	/* records */
 	uint32_t log[FAKE_LOG_LEN];
@@ -85,6 +91,8 @@ struct fake {
 	uint32_t max_blocks_seen;
 	uint32_t max_nsg_seen;
 	uint32_t sbc_seen, stop_seen;
+	uint32_t set_ios_calls;
+	uint32_t cmd52_count;
 };
 
 extern const struct mmchal_host_ops fake_ops;
