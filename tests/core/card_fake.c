@@ -472,6 +472,12 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 	case CARD_CMD_SEND_STATUS:
 		if ((c->arg >> 16) != f->rca)
 			return MMCHAL_ETIMEDOUT;
+		if (f->st13_left) {
+			f->st13_left--;
+			c->resp[0] = f->st13_word | f->pending;
+			f->pending = 0;
+			return 0;
+		}
 		if (f->prg_left) {
 			f->prg_left--;
 			c->resp[0] = r1(f, CARD_STATE_PRG) & ~R1_READY_FOR_DATA;
@@ -574,6 +580,9 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 	if (f->nlog < FAKE_LOG_LEN) {
 		f->log[f->nlog] = key;
 		f->log_arg[f->nlog] = c->arg;
+		f->log_timeout[f->nlog] = f->cur_timeout;
+		f->log_busy_ms[f->nlog] = c->busy_timeout_ms;
+		f->log_resp1[f->nlog] = c->resp[1];
 	}
 	f->nlog++;
 	err = fault(f, c, key);
@@ -625,8 +634,12 @@ static int fake_request_sync(void *ctx, struct mmchal_request *req, uint32_t tim
 	struct fake *f = ctx;
 	int err = 0, e;
 
-	(void)timeout_ms;
+	f->cur_timeout = timeout_ms;
 	f->requests++;
+	if (req->data) {
+		f->data_timeout_ns = req->data->timeout_ns;
+		f->data_phys = req->data->sg_len ? req->data->sg[0].phys : 0u;
+	}
 	if (req->data && !within_limits(f, req->data)) {
 		f->limit_violations++;
 		return MMCHAL_EINVAL;
@@ -682,8 +695,14 @@ static int fake_get_ro(void *ctx)
 
 static int fake_card_busy(void *ctx)
 {
-	(void)ctx;
-	return 0;
+	struct fake *f = ctx;
+
+	f->busy_calls++;
+	if (f->busy_left) {
+		f->busy_left--;
+		return 1;
+	}
+	return f->busy_err;
 }
 
 static int fake_tuning(void *ctx, uint32_t opcode)

@@ -76,6 +76,10 @@ struct fake {
 	bool sdio_rca_zero; /* SDIO: CMD3 publishes RCA 0 */
 	uint32_t r5_at;     /* SDIO: the CMD52 of this number (from 1) answers ... */
 	uint32_t r5_flags;  /* ... with these R5 flags and does nothing */
+	uint32_t busy_left; /* card_busy answers busy this many times ... */
+	int busy_err;       /* ... then this (0 = not busy) */
+	uint32_t st13_left; /* the next CMD13s answer exactly st13_word */
+	uint32_t st13_word;
 
 	/* records */
 	uint32_t log[FAKE_LOG_LEN];
@@ -92,6 +96,13 @@ struct fake {
 	uint32_t max_nsg_seen;
 	uint32_t sbc_seen, stop_seen;
 	uint32_t set_ios_calls;
+	uint32_t busy_calls;
+	uint32_t log_timeout[FAKE_LOG_LEN]; /* request_sync timeout of each command */
+	uint32_t log_busy_ms[FAKE_LOG_LEN]; /* its busy_timeout_ms */
+	uint32_t log_resp1[FAKE_LOG_LEN];   /* its resp[1] as the host got it */
+	uint32_t cur_timeout;
+	uint32_t data_timeout_ns; /* of the last request with data */
+	uint64_t data_phys;       /* its first entry's address */
 	uint32_t cmd52_count;
 };
 
