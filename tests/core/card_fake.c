@@ -389,6 +389,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		}
 	}
 	switch (c->opcode) {
+	case CARD_CMD_IO_SEND_OP_COND:
+		if (!f->mem_r4)
+			return MMCHAL_ETIMEDOUT;
+		c->resp[0] = f->mem_r4;
+		return 0;
 	case CARD_CMD_GO_IDLE:
 		f->state = CARD_STATE_IDLE;
 		f->rca = 0;
@@ -430,7 +435,7 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		}
 		if (f->kind == FAKE_SD_V1 || f->state != CARD_STATE_IDLE)
 			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = c->arg & 0xfffu;
+		c->resp[0] = (c->arg & 0xfffu) ^ f->if_cond_xor;
 		return 0;
 	case CARD_CMD_SEND_CSD:
 		if (f->state != CARD_STATE_STBY || (c->arg >> 16) != f->rca)
@@ -666,6 +671,8 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 
 	if (f->set_ios_err)
 		return f->set_ios_err;
+	if (f->set_ios_calls < 16u)
+		f->ios_hist[f->set_ios_calls] = *ios;
 	if (++f->set_ios_calls == f->set_ios_fail_at)
 		return f->set_ios_fail_err ? f->set_ios_fail_err : MMCHAL_EIO;
 	f->ios = *ios;
@@ -685,7 +692,11 @@ static int fake_init_card(void *ctx, enum mmchal_card_type type)
 
 static int fake_get_cd(void *ctx)
 {
-	return ((struct fake *)ctx)->present ? 1 : 0;
+	struct fake *f = ctx;
+
+	if (f->cd_err)
+		return f->cd_err;
+	return f->present ? 1 : 0;
 }
 
 static int fake_get_ro(void *ctx)
@@ -716,7 +727,11 @@ static int fake_tuning(void *ctx, uint32_t opcode)
 
 static int fake_get_caps(void *ctx, struct mmchal_host_caps *caps)
 {
-	*caps = ((struct fake *)ctx)->caps;
+	struct fake *f = ctx;
+
+	if (f->caps_err)
+		return f->caps_err;
+	*caps = f->caps;
 	return 0;
 }
 
@@ -726,6 +741,8 @@ static int fake_get_limits(void *ctx, struct mmchal_limits *limits)
 
 	if (f->no_limits_op)
 		return MMCHAL_ENOTSUP;
+	if (f->limits_err)
+		return f->limits_err;
 	*limits = f->limits;
 	return 0;
 }
