@@ -339,10 +339,12 @@ static int sd_switch(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d
 	uint8_t st[64];
 
 	memset(st, 0, sizeof(st));
-	st[13] = 0x03; /* group 1: default and high speed */
+	st[13] = f->sd_no_hs ? 0x01 : 0x03; /* group 1: default and high speed */
 	st[16] = (uint8_t)(c->arg & 0xfu);
 	if ((c->arg & 0xfu) > 1u)
 		st[16] = 0xf;
+	if ((c->arg >> 31) && f->sd_hs_refuse)
+		st[16] = 0;
 	if ((c->arg >> 31) && st[16] == 1u)
 		f->sd_hs = true;
 	c->resp[0] = r1(f, f->state);
@@ -423,6 +425,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		if (f->state != CARD_STATE_IDENT)
 			return MMCHAL_ETIMEDOUT;
 		f->rca = mmc ? (uint16_t)(c->arg >> 16) : (uint16_t)SD_RCA;
+		if (!mmc && f->sd_rca_zero) {
+			f->sd_rca_zero--;
+			c->resp[0] = st << 9;
+			return 0;
+		}
 		c->resp[0] = mmc ? r1(f, st) : ((uint32_t)f->rca << 16) | (st << 9);
 		f->state = CARD_STATE_STBY;
 		return 0;
@@ -603,6 +610,10 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 		err = mem_cmd(f, c, d, app);
 	if (app)
 		f->app = false;
+	if (f->pend_bits && key == f->pend_op) {
+		c->resp[0] |= f->pend_bits;
+		f->pend_bits = 0;
+	}
 	if (err && !c->error && (!d || !d->error))
 		c->error = err;
 	return err;

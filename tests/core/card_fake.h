@@ -84,6 +84,11 @@ struct fake {
 	int limits_err;       /* get_limits result when not 0 */
 	int caps_err;         /* get_caps result when not 0 */
 	int cd_err;           /* get_cd result when not 0 */
+	uint32_t sd_rca_zero; /* SD: CMD3 publishes RCA 0 this many times */
+	uint32_t pend_op;     /* command (| FAKE_APP) whose response gets ... */
+	uint32_t pend_bits;   /* ... these status bits, once; 0 = none */
+	bool sd_no_hs;        /* SD: CMD6 mode 0 reports no high speed */
+	bool sd_hs_refuse;    /* SD: CMD6 mode 1 leaves function 0 selected */
 	uint32_t st13_word;
 
 	/* records */
