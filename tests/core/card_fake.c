@@ -217,6 +217,9 @@ static int reg_read(struct fake *f, struct mmchal_data *d, const void *src, uint
 	}
 	sg_copy(d, (uint8_t *)(uintptr_t)src, n, false);
 	d->bytes_xfered = n;
+	if (f->garble_idx && n == 512u && f->ios.bus_width == MMCHAL_BUS_WIDTH_8 &&
+	    f->garble_idx - 1u < d->sg[0].len)
+		((uint8_t *)d->sg[0].cpu)[f->garble_idx - 1u] ^= 0x01u;
 	if (f->bad_8bit_bus && f->ios.bus_width == MMCHAL_BUS_WIDTH_8) {
 		/* DAT4-7 stuck high on a host that does not check their CRC */
 		for (uint32_t i = 0; i < d->sg_len; i++)
@@ -473,6 +476,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 				f->pending |= R1_SWITCH_ERROR;
 				return 0;
 			}
+			if (idx == EXT_CSD_BUS_WIDTH && val < 32u &&
+			    (f->refuse_widths & (1u << val))) {
+				f->pending |= R1_SWITCH_ERROR;
+				return 0;
+			}
 			if (f->refuse_timing && idx == EXT_CSD_HS_TIMING &&
 			    val == f->refuse_timing) {
 				f->pending |= R1_SWITCH_ERROR;
@@ -682,7 +690,7 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 
 	if (f->set_ios_err)
 		return f->set_ios_err;
-	if (f->set_ios_calls < 16u)
+	if (f->set_ios_calls < 32u)
 		f->ios_hist[f->set_ios_calls] = *ios;
 	if (++f->set_ios_calls == f->set_ios_fail_at)
 		return f->set_ios_fail_err ? f->set_ios_fail_err : MMCHAL_EIO;

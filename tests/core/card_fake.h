@@ -79,16 +79,18 @@ struct fake {
 	uint32_t busy_left; /* card_busy answers busy this many times ... */
 	int busy_err;       /* ... then this (0 = not busy) */
 	uint32_t st13_left; /* the next CMD13s answer exactly st13_word */
-	uint32_t if_cond_xor; /* SD: bits flipped in the CMD8 echo */
-	uint32_t mem_r4;      /* memory card: answers CMD5 with this; 0 = silent */
-	int limits_err;       /* get_limits result when not 0 */
-	int caps_err;         /* get_caps result when not 0 */
-	int cd_err;           /* get_cd result when not 0 */
-	uint32_t sd_rca_zero; /* SD: CMD3 publishes RCA 0 this many times */
-	uint32_t pend_op;     /* command (| FAKE_APP) whose response gets ... */
-	uint32_t pend_bits;   /* ... these status bits, once; 0 = none */
-	bool sd_no_hs;        /* SD: CMD6 mode 0 reports no high speed */
-	bool sd_hs_refuse;    /* SD: CMD6 mode 1 leaves function 0 selected */
+	uint32_t if_cond_xor;   /* SD: bits flipped in the CMD8 echo */
+	uint32_t mem_r4;        /* memory card: answers CMD5 with this; 0 = silent */
+	int limits_err;         /* get_limits result when not 0 */
+	int caps_err;           /* get_caps result when not 0 */
+	int cd_err;             /* get_cd result when not 0 */
+	uint32_t sd_rca_zero;   /* SD: CMD3 publishes RCA 0 this many times */
+	uint32_t pend_op;       /* command (| FAKE_APP) whose response gets ... */
+	uint32_t pend_bits;     /* ... these status bits, once; 0 = none */
+	bool sd_no_hs;          /* SD: CMD6 mode 0 reports no high speed */
+	bool sd_hs_refuse;      /* SD: CMD6 mode 1 leaves function 0 selected */
+	uint32_t refuse_widths; /* eMMC: SWITCH_ERROR for BUS_WIDTH value v when bit v is set */
+	uint32_t garble_idx;    /* eMMC: EXT_CSD byte garble_idx - 1 reads wrong over 8 bits */
 	uint32_t st13_word;
 
 	/* records */
@@ -107,7 +109,7 @@ struct fake {
 	uint32_t sbc_seen, stop_seen;
 	uint32_t set_ios_calls;
 	uint32_t busy_calls;
-	struct mmchal_ios ios_hist[16];     /* the first set_ios calls */
+	struct mmchal_ios ios_hist[32];     /* the first set_ios calls */
 	uint32_t log_timeout[FAKE_LOG_LEN]; /* request_sync timeout of each command */
 	uint32_t log_busy_ms[FAKE_LOG_LEN]; /* its busy_timeout_ms */
 	uint32_t log_resp1[FAKE_LOG_LEN];   /* its resp[1] as the host got it */

@@ -1,0 +1,438 @@
+/*
+ * eMMC identification in detail (src/core/card_mmc.c) over the fake card:
+ * the CMD1 loop, each step stopping the sequence, the bus-width trial with
+ * one EXT_CSD field read wrong at a time, the widths the card refuses, the
+ * clock and timing choice by card type and host capability, the fallbacks
+ * never driving a timing at the wrong clock, and an MMC 3.x card without
+ * EXT_CSD.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "card_fake.h"
+#include "core/card_priv.h"
+
+#define SECTORS 2048u
+
+static uint8_t image[SECTORS * 512u];
+static uint8_t regbuf[MMCHAL_CARD_BUF_SIZE];
+static struct fake fk;
+static struct mmchal_card card;
+static uint32_t ndelay_poll;
+
+static void count_delay(void *arg, uint32_t us)
+{
+	(void)arg;
+	if (us == 1000u && fk.nlog > 0u)
+		ndelay_poll++;
+}
+
+static void start(void)
+{
+	struct mmchal_card_cfg cfg;
+
+	fake_init(&fk, FAKE_MMC, image, SECTORS);
+	fake_card_cfg(&fk, &cfg, regbuf);
+	cfg.delay_us = count_delay;
+	ndelay_poll = 0;
+	assert_int_equal(mmchal_card_setup(&card, &cfg), 0);
+}
+
+static void put(uint32_t r[4], unsigned start_bit, unsigned len, uint32_t v)
+{
+	for (unsigned i = 0; i < len; i++) {
+		unsigned b = start_bit + i;
+		uint32_t m = 1u << (b % 32u);
+
+		if ((v >> i) & 1u)
+			r[3u - b / 32u] |= m;
+		else
+			r[3u - b / 32u] &= ~m;
+	}
+}
+
+static uint32_t last_op(void)
+{
+	return fk.log[fk.nlog - 1u];
+}
+
+/* Log index of the @n-th (from 0) command @op, or FAKE_LOG_LEN. */
+static uint32_t nth(uint32_t op, uint32_t n)
+{
+	for (uint32_t i = 0; i < fk.nlog && i < FAKE_LOG_LEN; i++)
+		if (fk.log[i] == op && n-- == 0u)
+			return i;
+	return FAKE_LOG_LEN;
+}
+
+/* No set_ios ever drove a timing faster than it allows. */
+static void clocks_sane(void)
+{
+	for (uint32_t i = 0; i < fk.set_ios_calls && i < 32u; i++) {
+		const struct mmchal_ios *io = &fk.ios_hist[i];
+
+		if (io->timing == MMCHAL_TIMING_LEGACY)
+			assert_true(io->clock_hz <= 26000000u);
+		if (io->timing == MMCHAL_TIMING_MMC_HS || io->timing == MMCHAL_TIMING_MMC_DDR52)
+			assert_true(io->clock_hz <= 52000000u);
+		if (io->timing == MMCHAL_TIMING_MMC_HS400 || io->timing == MMCHAL_TIMING_MMC_HS200)
+			assert_true(io->bus_width != MMCHAL_BUS_WIDTH_1);
+	}
+}
+
+static void test_cmd1_tries_exact(void **state)
+{
+	(void)state;
+	start();
+	card.cfg.op_cond_tries = 3;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(fake_count(&fk, 1), 3);
+	assert_int_equal(ndelay_poll, 2);
+	assert_int_equal(card.info.ocr, 0x00ff8080u | OCR_BUSY | (2u << 29));
+	start();
+	card.cfg.op_cond_tries = 2;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ETIMEDOUT);
+	assert_int_equal(fake_count(&fk, 1), 2);
+	assert_int_equal(card.err.opcode, 1);
+	assert_int_equal(card.err.arg, 0x40ff8080u);
+	assert_int_equal(last_op(), 1);
+}
+
+/* @op fails with EIO after @skip successes: init stops right there. */
+static void stops_at(uint32_t op, uint32_t skip)
+{
+	start();
+	fk.fail_op = op;
+	fk.fail_skip = skip;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(last_op(), op);
+	assert_false(card.ready);
+}
+
+static void test_each_step_stops(void **state)
+{
+	(void)state;
+	stops_at(1, 0);
+	stops_at(2, 0);
+	stops_at(3, 0);
+	stops_at(9, 0);
+	stops_at(7, 0);
+	stops_at(8, 1);
+	/* a width trial that loses the card */
+	start();
+	fk.fail_op = 6;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(last_op(), 6);
+	/* the set_ios after CMD7 (legacy clock) */
+	start();
+	fk.set_ios_fail_at = 4;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(last_op(), 7);
+	/* the host refuses the type */
+	start();
+	fk.init_card_err = MMCHAL_EBUSY;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EBUSY);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(card.err.arg, 0);
+	assert_int_equal(last_op(), 1);
+}
+
+static void test_select_and_ext_csd_args(void **state)
+{
+	(void)state;
+	start();
+	card.cfg.mmc_rca = 7;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(fk.log_arg[nth(2, 0)], 0);
+	assert_int_equal(fk.log_arg[nth(3, 0)], 0x00070000u);
+	assert_int_equal(fk.log_arg[nth(9, 0)], 0x00070000u);
+	assert_int_equal(fk.log_arg[nth(7, 0)], 0x00070000u);
+	assert_int_equal(fk.log_busy_ms[nth(7, 0)], 0);
+	assert_int_equal(fk.log_arg[nth(8, 1)], 0);
+	/* CMD6 busy time from GENERIC_CMD6_TIME (10 x 10 ms) */
+	assert_int_equal(fk.log_busy_ms[nth(6, 0)], 100);
+	assert_int_equal(card.err.err, 0);
+}
+
+static void test_csd_and_ext_csd_errors(void **state)
+{
+	(void)state;
+	/* EXT_CSD claiming SEC_COUNT 0 */
+	start();
+	memset(&fk.ext_csd[EXT_CSD_SEC_COUNT], 0, 4);
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
+	assert_int_equal(card.err.opcode, 8);
+	assert_int_equal(card.err.arg, 0);
+	assert_int_equal(last_op(), 8);
+}
+
+static void test_width_trial_fields(void **state)
+{
+	static const uint32_t idx[] = {EXT_CSD_SEC_COUNT, EXT_CSD_SEC_COUNT + 3, EXT_CSD_CARD_TYPE,
+				       EXT_CSD_REV, EXT_CSD_BUS_WIDTH};
+
+	(void)state;
+	for (uint32_t i = 0; i < sizeof(idx) / sizeof(idx[0]); i++) {
+		start();
+		fk.garble_idx = idx[i] + 1u;
+		assert_int_equal(mmchal_card_init(&card), 0);
+		assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_4);
+		assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_4);
+		assert_int_equal(card.err.err, 0);
+		/* 8 bits, back to 1 after the bad read, then 4 */
+		assert_int_equal(fk.ios_hist[4].bus_width, MMCHAL_BUS_WIDTH_8);
+		assert_int_equal(fk.ios_hist[5].bus_width, MMCHAL_BUS_WIDTH_1);
+		assert_int_equal(fk.ios_hist[6].bus_width, MMCHAL_BUS_WIDTH_4);
+		clocks_sane();
+	}
+	/* a byte that is not compared does not matter */
+	start();
+	fk.garble_idx = EXT_CSD_SEC_FEATURE + 1u;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_8);
+}
+
+static void test_refused_widths(void **state)
+{
+	(void)state;
+	/* 8 refused: back to 1 bit on the host, then 4 */
+	start();
+	fk.refuse_widths = 1u << EXT_CSD_WIDTH_8;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_4);
+	assert_int_equal(card.err.err, 0);
+	/* power 3, legacy clock, then 4 bits: the refusal came before any set_ios */
+	assert_int_equal(fk.ios_hist[4].bus_width, MMCHAL_BUS_WIDTH_4);
+	/* 8 and 4 refused: the card is put back on one bit explicitly */
+	start();
+	fk.refuse_widths = (1u << EXT_CSD_WIDTH_8) | (1u << EXT_CSD_WIDTH_4);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(fk.ios.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(fk.log_arg[nth(6, 2)], (3u << 24) | (EXT_CSD_BUS_WIDTH << 16));
+	assert_int_equal(fk.log[nth(6, 2) + 1u], 13);
+	assert_int_equal(card.err.err, 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	/* a 4-bit host tries 4 only */
+	start();
+	fk.caps.bus &= ~MMCHAL_BUS_8_BIT;
+	fk.refuse_widths = 1u << EXT_CSD_WIDTH_4;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(fake_count(&fk, 6), 3);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_1);
+	/* a 1-bit host without HS: no CMD6 at all */
+	start();
+	fk.caps.bus = MMCHAL_BUS_CMD23;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(fake_count(&fk, 6), 0);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+}
+
+static void test_timing_choice(void **state)
+{
+	(void)state;
+	/* an HS26-only card */
+	start();
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = EXT_CSD_TYPE_HS26;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+	/* a card without HS, a host without HS */
+	start();
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = 0;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(fake_count(&fk, 6), 1);
+	start();
+	fk.caps.bus &= ~MMCHAL_BUS_MMC_HS;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+	/* an HS200 host, a card without HS200 */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = EXT_CSD_TYPE_HS26 | EXT_CSD_TYPE_HS52;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(fk.tuning_calls, 0);
+	/* HS200 without HS400 on the card */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = EXT_CSD_TYPE_HS52 | EXT_CSD_TYPE_HS200_18;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
+	assert_true(card.info.tuned);
+	/* DDR52 host, card without DDR */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = EXT_CSD_TYPE_HS52;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
+}
+
+static void test_ddr52_refused(void **state)
+{
+	(void)state;
+	/* 4-bit DDR refused: back to 4-bit SDR */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	fk.caps.bus &= ~MMCHAL_BUS_8_BIT;
+	fk.refuse_widths = 1u << EXT_CSD_WIDTH_4_DDR;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_4);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_4);
+	assert_int_equal(last_op(), 13);
+	assert_int_equal(card.err.err, 0);
+	/* 8-bit DDR refused: back to 8-bit SDR */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	fk.refuse_widths = 1u << EXT_CSD_WIDTH_8_DDR;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8);
+	/* DDR52 on the card and host: 8-bit DDR */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_DDR52);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], EXT_CSD_WIDTH_8_DDR);
+	assert_int_equal(fk.ios.timing, MMCHAL_TIMING_MMC_DDR52);
+	/* the card goes away during the DDR switch */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	fk.fail_op = 6;
+	fk.fail_skip = 2;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(last_op(), 6);
+}
+
+static void test_hs_fallbacks_keep_clocks_sane(void **state)
+{
+	(void)state;
+	/* HS400 refused at the last step */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.refuse_timing = EXT_CSD_TIMING_HS400;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_false(card.info.tuned);
+	clocks_sane();
+	/* HS200 tuning fails */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(card.info.clock_hz, 52000000u);
+	assert_false(card.info.tuned);
+	assert_int_equal(card.err.err, 0);
+	clocks_sane();
+	/* a host without tuning: HS200 untuned */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_ENOTSUP;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
+	assert_false(card.info.tuned);
+	/* tuning finds the card gone */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.opcode, 21);
+	/* HS refused on a plain HS card: legacy timing at the legacy clock */
+	start();
+	fk.refuse_timing = EXT_CSD_TIMING_HS;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+	assert_int_equal(card.err.err, 0);
+	clocks_sane();
+	/* ... and the set_ios of that fallback fails */
+	start();
+	fk.refuse_timing = EXT_CSD_TIMING_HS;
+	fk.set_ios_fail_at = 7;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	/* the set_ios of HS fails */
+	start();
+	fk.set_ios_fail_at = 6;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(last_op(), 6);
+}
+
+static void test_mmc3_card(void **state)
+{
+	(void)state;
+	start();
+	put(fk.csd, 122, 4, 3); /* SPEC_VERS 3: no EXT_CSD */
+	put(fk.csd, 12, 1, 1);  /* TMP_WRITE_PROTECT */
+	put(fk.csd, 96, 8, 0x2a);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(fake_count(&fk, 8), 1);
+	assert_int_equal(card.info.cid.year, 2006);
+	assert_string_equal(card.info.cid.pnm, "FEMMC1");
+	assert_int_equal(card.info.sectors, 4096u * 512u);
+	assert_int_equal(card.info.erase_unit, 16);
+	assert_int_equal(card.info.erased_byte, 0);
+	assert_true(card.info.read_only);
+	assert_true(card.info.cmd23);
+	assert_int_equal(card.info.clock_hz, 20000000u);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_1);
+	/* the write-protect switch */
+	start();
+	fk.ro_switch = true;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_true(card.info.read_only);
+	start();
+	put(fk.csd, 13, 1, 1);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_true(card.info.read_only);
+	start();
+	put(fk.csd, 122, 4, 2);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_false(card.info.cmd23);
+	assert_false(card.info.read_only);
+	/* TRAN_SPEED above 26 MHz is capped */
+	start();
+	put(fk.csd, 96, 8, 0x5a);
+	fk.caps.bus = 0;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+	start();
+	put(fk.csd, 96, 8, 0x00);
+	fk.caps.bus = 0;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmd1_tries_exact),
+		cmocka_unit_test(test_each_step_stops),
+		cmocka_unit_test(test_select_and_ext_csd_args),
+		cmocka_unit_test(test_csd_and_ext_csd_errors),
+		cmocka_unit_test(test_width_trial_fields),
+		cmocka_unit_test(test_refused_widths),
+		cmocka_unit_test(test_timing_choice),
+		cmocka_unit_test(test_ddr52_refused),
+		cmocka_unit_test(test_hs_fallbacks_keep_clocks_sane),
+		cmocka_unit_test(test_mmc3_card),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
