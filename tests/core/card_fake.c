@@ -383,8 +383,9 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 			c->resp[0] = r1(f, st);
 			return reg_read(f, d, f->scr, 8);
 		case CARD_ACMD_NUM_WR_BLOCKS: {
-			uint8_t b[4] = {(uint8_t)(f->written >> 24), (uint8_t)(f->written >> 16),
-					(uint8_t)(f->written >> 8), (uint8_t)f->written};
+			uint32_t w = f->acmd22_fixed ? f->acmd22_value : f->written;
+			uint8_t b[4] = {(uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8),
+					(uint8_t)w};
 
 			c->resp[0] = r1(f, st);
 			return reg_read(f, d, b, 4);

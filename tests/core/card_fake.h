@@ -91,6 +91,8 @@ struct fake {
 	bool sd_hs_refuse;      /* SD: CMD6 mode 1 leaves function 0 selected */
 	uint32_t refuse_widths; /* eMMC: SWITCH_ERROR for BUS_WIDTH value v when bit v is set */
 	uint32_t garble_idx;    /* eMMC: EXT_CSD byte garble_idx - 1 reads wrong over 8 bits */
+	bool acmd22_fixed;      /* SD: ACMD22 reports acmd22_value ... */
+	uint32_t acmd22_value;  /* ... instead of the blocks really written */
 	uint32_t st13_word;
 
 	/* records */

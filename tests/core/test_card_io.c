@@ -1,0 +1,351 @@
+/*
+ * Block I/O in detail (src/core/card_io.c) over the fake card: refusals and
+ * their records, request timeouts, the split limits taken from the host
+ * (request size, block count, segments, segment size, virt_boundary), the
+ * recovery after a failed request, what ACMD22 reports, and erase timing and
+ * failures.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "card_fake.h"
+#include "core/card_priv.h"
+
+#define SECTORS 1024u
+#define TRAN_ST ((CARD_STATE_TRAN << 9) | R1_READY_FOR_DATA)
+
+static uint8_t image[SECTORS * 512u];
+static uint8_t regbuf[MMCHAL_CARD_BUF_SIZE];
+static uint8_t raw[4096 + 320 * 512u];
+static uint8_t *buf; /* 4 KiB aligned in raw */
+static struct fake fk;
+static struct mmchal_card card;
+
+static void start(enum fake_kind kind)
+{
+	struct mmchal_card_cfg cfg;
+
+	buf = raw + ((4096u - ((uintptr_t)raw & 4095u)) & 4095u);
+	for (uint32_t i = 0; i < sizeof(image); i++)
+		image[i] = (uint8_t)(i * 7u + (i >> 9));
+	fake_init(&fk, kind, image, SECTORS);
+	fake_card_cfg(&fk, &cfg, regbuf);
+	assert_int_equal(mmchal_card_setup(&card, &cfg), 0);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	fk.nlog = 0;
+	fk.requests = 0;
+	fk.max_blocks_seen = 0;
+	fk.max_nsg_seen = 0;
+}
+
+static struct mmchal_sg sg_at(uint32_t off, uint32_t len)
+{
+	buf = raw + ((4096u - ((uintptr_t)raw & 4095u)) & 4095u);
+	struct mmchal_sg s = {.cpu = buf + off, .phys = (uintptr_t)(buf + off), .len = len};
+
+	return s;
+}
+
+/* Log index of the first command @op, or FAKE_LOG_LEN. */
+static uint32_t first(uint32_t op)
+{
+	for (uint32_t i = 0; i < fk.nlog && i < FAKE_LOG_LEN; i++)
+		if (fk.log[i] == op)
+			return i;
+	return FAKE_LOG_LEN;
+}
+
+static void refused(int got, int want)
+{
+	assert_int_equal(got, want);
+	assert_int_equal(card.err.err, want);
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(card.err.arg, 0);
+	assert_int_equal(card.err.bytes_done, 0);
+}
+
+static void test_refusals_and_records(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+	struct mmchal_card bare;
+
+	(void)state;
+	/* an object without scratch: refused before anything is touched */
+	memset(&bare, 0, sizeof(bare));
+	bare.cfg.ops = &fake_ops;
+	bare.cfg.ctx = &fk;
+	bare.err.opcode = 77;
+	assert_int_equal(mmchal_card_read(&bare, 0, 2, &sg, 1), MMCHAL_EINVAL);
+	assert_int_equal(bare.err.opcode, 77);
+	assert_int_equal(bare.err.err, 0);
+
+	start(FAKE_SDHC);
+	card.err.arg = 9;
+	refused(mmchal_card_read(&card, 0, 0, &sg, 1), MMCHAL_EINVAL);
+	refused(mmchal_card_read(&card, SECTORS - 1u, 2, &sg, 1), MMCHAL_ERANGE);
+	refused(mmchal_card_read(&card, SECTORS, 2, &sg, 1), MMCHAL_ERANGE);
+	refused(mmchal_card_read(&card, 0, 3, &sg, 1), MMCHAL_EINVAL);
+	card.info.read_only = true;
+	refused(mmchal_card_write(&card, 0, 2, &sg, 1), MMCHAL_EROFS);
+	refused(mmchal_card_erase(&card, 0, 2, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
+	card.info.read_only = false;
+	refused(mmchal_card_erase(&card, 0, 2, (enum mmchal_erase_kind)2), MMCHAL_EINVAL);
+	card.ready = false;
+	refused(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_ENOMEDIUM);
+	card.ready = true;
+	fk.present = false;
+	refused(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_ENOMEDIUM);
+	assert_int_equal(fk.requests, 0);
+
+	start(FAKE_SDIO);
+	refused(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_ENOTSUP);
+}
+
+static void test_request_timeouts(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+
+	(void)state;
+	start(FAKE_SDHC);
+	assert_int_equal(mmchal_card_read(&card, 4, 2, &sg, 1), 0);
+	assert_int_equal(fk.log[first(18)], 18);
+	assert_int_equal(fk.log_timeout[first(18)], 1000 + 2 * 100);
+	assert_int_equal(fk.data_timeout_ns, 100000000u);
+	assert_int_equal(fk.log_busy_ms[first(18)], 0);
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_write(&card, 4, 2, &sg, 1), 0);
+	assert_int_equal(fk.log_timeout[first(25)], 1000 + 2 * 250);
+	assert_int_equal(fk.data_timeout_ns, 250000000u);
+	fk.nlog = 0;
+	card.cfg.cmd_timeout_ms = 300;
+	sg.len = 512;
+	assert_int_equal(mmchal_card_read(&card, 4, 1, &sg, 1), 0);
+	assert_int_equal(fk.log_timeout[first(17)], 300 + 100);
+	assert_int_equal(fk.log_arg[first(17)], 4);
+}
+
+static void test_split_limits(void **state)
+{
+	struct mmchal_sg sg, sg2;
+	struct mmchal_sg two[2];
+
+	(void)state;
+	/* max_req_size of 3 blocks caps each request */
+	start(FAKE_SDHC);
+	sg = sg_at(0, 8 * 512);
+	sg2 = sg_at(0, 1024);
+	card.limits.max_req_size = 3u * 512u;
+	assert_int_equal(mmchal_card_read(&card, 0, 8, &sg, 1), 0);
+	assert_int_equal(fk.requests, 3);
+	assert_int_equal(fk.max_blocks_seen, 3);
+	assert_memory_equal(buf, image, 8 * 512);
+	/* a block count of 1: one block per request */
+	start(FAKE_SDHC);
+	card.limits.max_blk_count = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg2, 1), 0);
+	assert_int_equal(fk.requests, 2);
+	assert_int_equal(fake_count(&fk, 17), 2);
+	/* no block count at all, or blocks smaller than 512: not usable */
+	card.limits.max_blk_count = 0;
+	refused(mmchal_card_read(&card, 0, 2, &sg2, 1), MMCHAL_ENOTSUP);
+	card.limits.max_blk_count = 8;
+	card.limits.max_blk_size = 256;
+	refused(mmchal_card_read(&card, 0, 2, &sg2, 1), MMCHAL_ENOTSUP);
+	assert_int_equal(fk.requests, 2);
+	/* max_segs 0 means one entry per request */
+	start(FAKE_SDHC);
+	card.limits.max_segs = 0;
+	two[0] = sg_at(0, 512);
+	two[1] = sg_at(4096, 512);
+	assert_int_equal(mmchal_card_read(&card, 0, 2, two, 2), 0);
+	assert_int_equal(fk.requests, 2);
+	assert_int_equal(fk.max_nsg_seen, 1);
+	/* a segment size under a block is raised to a block */
+	start(FAKE_SDHC);
+	card.limits.max_seg_size = 100;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg2, 1), 0);
+	assert_int_equal(fk.requests, 1);
+	assert_int_equal(fk.max_nsg_seen, 2);
+	assert_int_equal(fk.limit_violations, 0);
+}
+
+static void test_virt_boundary(void **state)
+{
+	struct mmchal_sg two[2];
+
+	(void)state;
+	start(FAKE_SDHC);
+	fk.limits.virt_boundary = 0xfff;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	fk.requests = 0;
+	/* the second entry starts off a 4 KiB boundary: one request each */
+	two[0] = sg_at(0, 512);
+	two[1] = sg_at(8192 + 512, 512);
+	assert_int_equal(mmchal_card_read(&card, 0, 2, two, 2), 0);
+	assert_int_equal(fk.requests, 2);
+	assert_int_equal(fk.limit_violations, 0);
+	assert_memory_equal(buf, image, 512);
+	assert_memory_equal(buf + 8192 + 512, image + 512, 512);
+}
+
+static void test_recover_after_failure(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+
+	(void)state;
+	/* the read fails in the host: CMD13 tells where the card is */
+	start(FAKE_SDHC);
+	fk.fail_op = 18;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	memset(buf, 0, 1024);
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 18);
+	assert_int_equal(card.err.arg, 0);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST);
+	assert_int_equal(card.err.bytes_done, 0);
+	assert_int_equal(fake_count(&fk, 12), 0);
+	assert_int_equal(fake_count(&fk, 13), 2);
+	/* the card is still sending: CMD12, then CMD13 until tran */
+	start(FAKE_SDHC);
+	fk.fail_op = 18;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	fk.st13_left = 1;
+	fk.st13_word = (CARD_STATE_DATA << 9) | R1_READY_FOR_DATA;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.status, (CARD_STATE_DATA << 9) | R1_READY_FOR_DATA);
+	assert_int_equal(fake_count(&fk, 12), 1);
+	assert_int_equal(fk.log_arg[first(12)], 0);
+	assert_int_equal(fk.log[first(12) + 1u], 13);
+	/* in rcv (a write): the same */
+	start(FAKE_SDHC);
+	fk.fail_op = 25;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	fk.st13_left = 1;
+	fk.st13_word = (CARD_STATE_RCV << 9) | R1_READY_FOR_DATA;
+	assert_int_equal(mmchal_card_write(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(fake_count(&fk, 12), 1);
+	/* removal during the request: no recovery */
+	start(FAKE_SDHC);
+	fk.remove_at_op = 18;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_ENOMEDIUM);
+	assert_int_equal(fake_count(&fk, 13), 0);
+	assert_true(card.removed);
+}
+
+static void acmd22_case(uint32_t value, uint32_t blocks, uint32_t want)
+{
+	struct mmchal_sg sg = sg_at(0, blocks * 512u);
+
+	start(FAKE_SDHC);
+	fk.wr_fail = true;
+	fk.wr_fail_after = 0;
+	fk.acmd22_fixed = true;
+	fk.acmd22_value = value;
+	assert_int_equal(mmchal_card_write(&card, 0, blocks, &sg, 1), MMCHAL_EIO);
+	assert_true(card.err.bytes_from_card);
+	assert_int_equal(card.err.bytes_done, (uint64_t)want * 512u);
+	assert_int_equal(fk.log_arg[first(22 | FAKE_APP)], 0);
+}
+
+static void test_acmd22_count(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 4 * 512u);
+
+	(void)state;
+	acmd22_case(0x00000105u, 300, 261);
+	acmd22_case(0x80000005u, 10, 10);
+	acmd22_case(0x00800005u, 10, 10);
+	acmd22_case(0x00000003u, 10, 3);
+	/* ACMD22 itself fails: nothing is claimed */
+	start(FAKE_SDHC);
+	fk.wr_fail = true;
+	fk.wr_fail_after = 2;
+	fk.fail_op = 22 | FAKE_APP;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_write(&card, 0, 4, &sg, 1), MMCHAL_EIO);
+	assert_false(card.err.bytes_from_card);
+	assert_int_equal(card.err.bytes_done, 0);
+}
+
+static void test_erase_details(void **state)
+{
+	(void)state;
+	/* SD: CMD32/33/38 with block addresses and a busy time per 4 MiB unit */
+	start(FAKE_SDHC);
+	assert_int_equal(mmchal_card_erase(&card, 8, 16, MMCHAL_CARD_ERASE), 0);
+	assert_int_equal(fk.log_arg[first(32)], 8);
+	assert_int_equal(fk.log_arg[first(33)], 23);
+	assert_int_equal(fk.log_arg[first(38)], 0);
+	assert_int_equal(fk.log_busy_ms[first(38)], 1000 + 300);
+	assert_int_equal(fk.log_timeout[first(38)], 1000 + 1300);
+	/* SDSC: byte addresses */
+	start(FAKE_SDSC);
+	assert_int_equal(mmchal_card_erase(&card, 2, 3, MMCHAL_CARD_ERASE), 0);
+	assert_int_equal(fk.log_arg[first(32)], 2 * 512);
+	assert_int_equal(fk.log_arg[first(33)], 4 * 512);
+	/* an R1 error on the start command stops the sequence */
+	start(FAKE_SDHC);
+	fk.pend_op = 32;
+	fk.pend_bits = R1_ERASE_PARAM;
+	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_EILSEQ);
+	assert_int_equal(card.err.opcode, 32);
+	assert_int_equal(card.err.arg, 0);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST | R1_ERASE_PARAM);
+	assert_int_equal(fake_count(&fk, 33), 0);
+	/* ... on the end command */
+	start(FAKE_SDHC);
+	fk.pend_op = 33;
+	fk.pend_bits = R1_OUT_OF_RANGE;
+	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_ERANGE);
+	assert_int_equal(card.err.opcode, 33);
+	assert_int_equal(fake_count(&fk, 38), 0);
+	/* the start command fails in the host */
+	start(FAKE_SDHC);
+	fk.fail_op = 32;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_ETIMEDOUT);
+	assert_int_equal(fake_count(&fk, 33), 0);
+	/* eMMC: erase groups of 16, busy per group */
+	start(FAKE_MMC);
+	assert_int_equal(mmchal_card_erase(&card, 16, 32, MMCHAL_CARD_ERASE), 0);
+	assert_int_equal(fk.log_arg[first(35)], 16);
+	assert_int_equal(fk.log_arg[first(36)], 47);
+	assert_int_equal(fk.log_arg[first(38)], 0);
+	/* discard on eMMC 4.5+: argument 3; trim before: 1; neither: refused */
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_DISCARD), 0);
+	assert_int_equal(fk.log_arg[first(38)], 3);
+	card.info.ext_csd.rev = 5;
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_DISCARD), 0);
+	assert_int_equal(fk.log_arg[first(38)], 1);
+	card.info.ext_csd.trim = false;
+	refused(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_DISCARD), MMCHAL_ENOTSUP);
+	/* unaligned erase on eMMC */
+	refused(mmchal_card_erase(&card, 1, 16, MMCHAL_CARD_ERASE), MMCHAL_EINVAL);
+	refused(mmchal_card_erase(&card, 16, 15, MMCHAL_CARD_ERASE), MMCHAL_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refusals_and_records),
+		cmocka_unit_test(test_request_timeouts),
+		cmocka_unit_test(test_split_limits),
+		cmocka_unit_test(test_virt_boundary),
+		cmocka_unit_test(test_recover_after_failure),
+		cmocka_unit_test(test_acmd22_count),
+		cmocka_unit_test(test_erase_details),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
