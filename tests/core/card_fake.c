@@ -247,6 +247,11 @@ static int block_io(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d,
 	}
 	if (card_width(f) != (uint32_t)f->ios.bus_width)
 		return d->error = MMCHAL_EIO;
+	if (!write && f->rd_fail && f->rd_fail_after < n) {
+		sg_copy(d, f->image + (size_t)lba * 512u, f->rd_fail_after * 512u, false);
+		d->bytes_xfered = (f->rd_over_report ? n + 1u : f->rd_fail_after) * 512u;
+		return d->error = MMCHAL_EIO;
+	}
 	if (!write) {
 		sg_copy(d, f->image + (size_t)lba * 512u, n * 512u, false);
 		d->bytes_xfered = n * 512u;
@@ -604,6 +609,7 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 		f->log_timeout[f->nlog] = f->cur_timeout;
 		f->log_busy_ms[f->nlog] = c->busy_timeout_ms;
 		f->log_resp1[f->nlog] = c->resp[1];
+		f->log_flags[f->nlog] = c->flags;
 	}
 	f->nlog++;
 	err = fault(f, c, key);

@@ -93,6 +93,9 @@ struct fake {
 	uint32_t garble_idx;    /* eMMC: EXT_CSD byte garble_idx - 1 reads wrong over 8 bits */
 	bool acmd22_fixed;      /* SD: ACMD22 reports acmd22_value ... */
 	uint32_t acmd22_value;  /* ... instead of the blocks really written */
+	bool rd_fail;           /* a read fails after rd_fail_after blocks were moved */
+	uint32_t rd_fail_after;
+	bool rd_over_report; /* ... and the host reports one block more than asked */
 	uint32_t st13_word;
 
 	/* records */
@@ -114,7 +117,8 @@ struct fake {
 	struct mmchal_ios ios_hist[32];     /* the first set_ios calls */
 	uint32_t log_timeout[FAKE_LOG_LEN]; /* request_sync timeout of each command */
 	uint32_t log_busy_ms[FAKE_LOG_LEN]; /* its busy_timeout_ms */
-	uint32_t log_resp1[FAKE_LOG_LEN];   /* its resp[1] as the host got it */
+	uint32_t log_resp1[FAKE_LOG_LEN];
+	uint32_t log_flags[FAKE_LOG_LEN]; /* its resp[1] as the host got it */
 	uint32_t cur_timeout;
 	uint32_t data_timeout_ns; /* of the last request with data */
 	uint64_t data_phys;       /* its first entry's address */

@@ -335,6 +335,115 @@ static void test_erase_details(void **state)
 	refused(mmchal_card_erase(&card, 16, 15, MMCHAL_CARD_ERASE), MMCHAL_EINVAL);
 }
 
+static void test_request_shape(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 3 * 512u);
+
+	(void)state;
+	/* with CMD23: SET_BLOCK_COUNT (R1) carries the count */
+	start(FAKE_SDHC);
+	assert_int_equal(mmchal_card_read(&card, 2, 3, &sg, 1), 0);
+	assert_int_equal(fk.log[0], 23);
+	assert_int_equal(fk.log_arg[0], 3);
+	assert_int_equal(fk.log_flags[0], MMCHAL_RSP_R1);
+	assert_int_equal(fk.log[1], 18);
+	assert_int_equal(fk.log_flags[1], MMCHAL_RSP_R1);
+	/* without: CMD12, R1 after a read, R1b with the write busy after a write */
+	start(FAKE_SDHC);
+	card.info.cmd23 = false;
+	assert_int_equal(mmchal_card_read(&card, 2, 3, &sg, 1), 0);
+	assert_int_equal(fk.log[1], 12);
+	assert_int_equal(fk.log_flags[1], MMCHAL_RSP_R1);
+	assert_int_equal(fk.log_busy_ms[1], 0);
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_write(&card, 2, 3, &sg, 1), 0);
+	assert_int_equal(fk.log[1], 12);
+	assert_int_equal(fk.log_flags[1], MMCHAL_RSP_R1B);
+	assert_int_equal(fk.log_busy_ms[1], 250);
+	/* a request timeout that would pass 32 bits is capped */
+	start(FAKE_SDHC);
+	card.cfg.cmd_timeout_ms = 0xffffff00u;
+	assert_int_equal(mmchal_card_read(&card, 2, 3, &sg, 1), 0);
+	assert_int_equal(fk.log_timeout[1], 0xffffffffu);
+	card.cfg.cmd_timeout_ms = 0xfffffed3u; /* + 300 = 0xffffffff exactly */
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_read(&card, 2, 3, &sg, 1), 0);
+	assert_int_equal(fk.log_timeout[1], 0xffffffffu);
+}
+
+static void test_request_failures(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 4 * 512u);
+
+	(void)state;
+	/* SET_BLOCK_COUNT fails: it is named, with its argument */
+	start(FAKE_SDHC);
+	fk.fail_op = 23;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 4, &sg, 1), MMCHAL_ETIMEDOUT);
+	assert_int_equal(card.err.opcode, 23);
+	assert_int_equal(card.err.arg, 4);
+	/* CMD12 fails after the data */
+	start(FAKE_SDHC);
+	card.info.cmd23 = false;
+	fk.fail_op = 12;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 4, &sg, 1), MMCHAL_ETIMEDOUT);
+	assert_int_equal(card.err.opcode, 12);
+	assert_int_equal(card.err.arg, 0);
+	/* an R1 error in the read's response */
+	start(FAKE_SDHC);
+	fk.pend_op = 18;
+	fk.pend_bits = R1_CARD_ECC_FAILED;
+	assert_int_equal(mmchal_card_read(&card, 0, 4, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 18);
+	assert_int_equal(card.err.arg, 0);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST | R1_CARD_ECC_FAILED);
+	/* ... a status bit outside the errors is none */
+	start(FAKE_SDHC);
+	fk.pend_op = 18;
+	fk.pend_bits = R1_ILLEGAL_COMMAND;
+	assert_int_equal(mmchal_card_read(&card, 0, 4, &sg, 1), 0);
+	/* ... in CMD12's response */
+	start(FAKE_SDHC);
+	card.info.cmd23 = false;
+	fk.pend_op = 12;
+	fk.pend_bits = R1_OUT_OF_RANGE;
+	assert_int_equal(mmchal_card_read(&card, 1, 4, &sg, 1), MMCHAL_ERANGE);
+	assert_int_equal(card.err.opcode, 12);
+	assert_int_equal(card.err.arg, 0);
+	assert_int_equal(card.err.status, TRAN_ST | R1_OUT_OF_RANGE);
+	/* the data phase fails after two blocks: two are done, and the status of
+	   the answered command goes with the failure */
+	start(FAKE_SDHC);
+	fk.rd_fail = true;
+	fk.rd_fail_after = 2;
+	assert_int_equal(mmchal_card_read(&card, 8, 4, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 18);
+	assert_int_equal(card.err.arg, 8);
+	assert_int_equal(card.err.bytes_done, 2 * 512);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST);
+	assert_false(card.err.bytes_from_card);
+	/* a host that over-reports is believed no further than the request */
+	start(FAKE_SDHC);
+	fk.rd_fail = true;
+	fk.rd_fail_after = 2;
+	fk.rd_over_report = true;
+	assert_int_equal(mmchal_card_read(&card, 8, 4, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.bytes_done, 4 * 512);
+	/* two blocks per request, the first fails after one: one is done */
+	start(FAKE_SDHC);
+	card.limits.max_blk_count = 2;
+	fk.rd_fail = true;
+	fk.rd_fail_after = 1;
+	assert_int_equal(mmchal_card_read(&card, 8, 4, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.bytes_done, 1 * 512);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 18);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_recover_after_failure),
 		cmocka_unit_test(test_acmd22_count),
 		cmocka_unit_test(test_erase_details),
+		cmocka_unit_test(test_request_shape),
+		cmocka_unit_test(test_request_failures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
