@@ -74,12 +74,37 @@ static void test_overflow_is_bounded(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* A buffer of no bytes is never written, not even the terminator. */
+static void test_zero_size(void **state)
+{
+	char c[2] = {'x', 'y'};
+	struct mmchal_strbuf_ sb;
+
+	(void)state;
+	mmchal_sb_init_(&sb, c, 0);
+	assert_int_equal(c[0], 'x');
+	mmchal_sb_putc_(&sb, 'a');
+	mmchal_sb_putu_(&sb, 42);
+	assert_true(sb.overflow);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(c[0], 'x');
+	assert_int_equal(c[1], 'y');
+	/* one byte holds the terminator only */
+	mmchal_sb_init_(&sb, c, 1);
+	assert_int_equal(c[0], '\0');
+	mmchal_sb_putc_(&sb, 'a');
+	assert_true(sb.overflow);
+	assert_int_equal(c[0], '\0');
+	assert_int_equal(c[1], 'y');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_overflow_is_bounded),
+		cmocka_unit_test(test_zero_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
