@@ -444,6 +444,36 @@ static void test_request_failures(void **state)
 	assert_int_equal(card.err.opcode, 18);
 }
 
+/* A request the fake host refuses before any data moves: the block count
+   the card layer put in it is what the test sees. */
+static uint32_t first_request_blocks(enum fake_kind kind, uint32_t blocks)
+{
+	struct mmchal_sg sg;
+
+	start(kind);
+	sg = sg_at(0, blocks * 512u);
+	assert_true(card.info.cmd23);
+	card.info.sectors = 200000;
+	card.limits.max_blk_count = 100000;
+	card.limits.max_req_size = 0;
+	card.limits.max_seg_size = 0;
+	fk.limits.max_blk_count = 1; /* every multi-block request is refused */
+	assert_int_equal(mmchal_card_read(&card, 0, blocks, &sg, 1), MMCHAL_EINVAL);
+	assert_int_equal(fk.limit_violations, 1);
+	assert_int_equal(card.err.bytes_done, 0);
+	return fk.max_blocks_seen;
+}
+
+static void test_mmc_cmd23_count_cap(void **state)
+{
+	(void)state;
+	/* eMMC CMD23 has 16 bits of count */
+	assert_int_equal(first_request_blocks(FAKE_MMC, 66000), 65535);
+	assert_int_equal(first_request_blocks(FAKE_MMC, 65535), 65535);
+	/* SD's CMD23 has 32 */
+	assert_int_equal(first_request_blocks(FAKE_SDHC, 66000), 66000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_erase_details),
 		cmocka_unit_test(test_request_shape),
 		cmocka_unit_test(test_request_failures),
+		cmocka_unit_test(test_mmc_cmd23_count_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
