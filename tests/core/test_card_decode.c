@@ -380,15 +380,57 @@ static void test_cis_malformed(void **state)
 	assert_false(cis.manfid);
 }
 
+/* ctx: how many reads succeed before every later one fails. */
+static int cis_rd_until(void *ctx, uint32_t addr, uint8_t *v)
+{
+	unsigned *left = ctx;
+
+	if (*left == 0u)
+		return MMCHAL_EIO;
+	(*left)--;
+	return cis_rd(NULL, addr, v);
+}
+
+static void test_cis_read_error_at_each_kind(void **state)
+{
+	struct mmchal_card_cis_ cis;
+	unsigned left;
+
+	(void)state;
+	/* reads: null code, VERS_1 code, its link, MANFID code, link, body ... */
+	cis_setup();
+	left = 2; /* the VERS_1 link read fails */
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis),
+			 MMCHAL_EIO);
+	assert_int_equal(cis_reads, 2);
+	cis_setup();
+	left = 5; /* the first MANFID body byte fails */
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis),
+			 MMCHAL_EIO);
+	assert_int_equal(cis_reads, 5);
+	assert_false(cis.manfid);
+	cis_setup();
+	left = 1000;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis), 0);
+	assert_int_equal(cis_reads, 1 + 2 + 6 + 6 + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bits),      cmocka_unit_test(test_tran_speed),
-		cmocka_unit_test(test_sd_cid),    cmocka_unit_test(test_mmc_cid),
-		cmocka_unit_test(test_sd_csd_v1), cmocka_unit_test(test_sd_csd_v2),
-		cmocka_unit_test(test_mmc_csd),   cmocka_unit_test(test_scr),
-		cmocka_unit_test(test_ext_csd),   cmocka_unit_test(test_status),
-		cmocka_unit_test(test_cis),       cmocka_unit_test(test_cis_malformed),
+		cmocka_unit_test(test_bits),
+		cmocka_unit_test(test_tran_speed),
+		cmocka_unit_test(test_sd_cid),
+		cmocka_unit_test(test_mmc_cid),
+		cmocka_unit_test(test_sd_csd_v1),
+		cmocka_unit_test(test_sd_csd_v2),
+		cmocka_unit_test(test_mmc_csd),
+		cmocka_unit_test(test_scr),
+		cmocka_unit_test(test_ext_csd),
+		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_cis),
+		cmocka_unit_test(test_cis_malformed),
+		cmocka_unit_test(test_cis_read_error_at_each_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -266,6 +266,38 @@ static void test_bad_cursor(void **state)
 	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 0, &list, &n, &b), MMCHAL_EINVAL);
 }
 
+/* The partial block given back spans several entries: they are dropped
+   whole, the last kept one is shortened, and the next request starts at the
+   first byte given back. */
+static void test_give_back_spans_entries(void **state)
+{
+	struct mmchal_sg sg[6] = {ent(0, 400),    ent(1024, 300), ent(2048, 100),
+				  ent(3072, 100), ent(4096, 112), ent(8192, 2060)};
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 6};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+	uint32_t n;
+
+	(void)state;
+	l.max_segs = 4;
+	/* 400 + 300 + 100 + 100 = 900: one block and 388 bytes over */
+	n = next(&cur, &l, &list, 1);
+	assert_ptr_equal(list, out);
+	assert_int_equal(n, 2);
+	check_piece(&list[0], 0, 400);
+	check_piece(&list[1], 1024, 112);
+	assert_int_equal(cur.idx, 1);
+	assert_int_equal(cur.off, 112);
+	/* 188 + 100 + 100 + 112 = 500 after the given-back 188: not a block;
+	   with more entries allowed the rest goes in one */
+	l.max_segs = 16;
+	n = next(&cur, &l, &list, 5);
+	assert_int_equal(n, 5);
+	check_piece(&list[0], 1024 + 112, 188);
+	check_piece(&list[4], 8192, 2060);
+	assert_int_equal(cur.idx, 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_seg_size_cut_keeps_virt_boundary),
 		cmocka_unit_test(test_dma_only_buffers),
 		cmocka_unit_test(test_bad_cursor),
+		cmocka_unit_test(test_give_back_spans_entries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
