@@ -26,7 +26,7 @@ static bool is_sd(const struct fake *f)
 
 static bool block_addr(const struct fake *f)
 {
-	return f->kind == FAKE_SDHC || f->kind == FAKE_MMC;
+	return f->kind == FAKE_SDHC || (f->kind == FAKE_MMC && !f->mmc_byte_mode);
 }
 
 static uint8_t erased_byte(const struct fake *f)
@@ -420,7 +420,7 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 			return MMCHAL_ETIMEDOUT;
 		c->resp[0] = 0x00ff8080u;
 		if (++f->polls > f->ocr_polls) {
-			c->resp[0] |= OCR_BUSY | (2u << 29);
+			c->resp[0] |= OCR_BUSY | (f->mmc_byte_mode ? 0u : 2u << 29);
 			f->state = CARD_STATE_READY;
 		}
 		return 0;

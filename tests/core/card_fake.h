@@ -96,6 +96,7 @@ struct fake {
 	bool rd_fail;           /* a read fails after rd_fail_after blocks were moved */
 	uint32_t rd_fail_after;
 	bool rd_over_report; /* ... and the host reports one block more than asked */
+	bool mmc_byte_mode;  /* eMMC: byte addressed (OCR access mode 00) */
 	uint32_t st13_word;
 
 	/* records */

@@ -419,6 +419,133 @@ static void test_mmc3_card(void **state)
 	assert_int_equal(card.info.clock_hz, 26000000u);
 }
 
+/* After init the card's EXT_CSD, the host's bus and the card object agree. */
+static void agree(void)
+{
+	static const uint8_t timing_val[] = {
+		[MMCHAL_TIMING_LEGACY] = 0,    [MMCHAL_TIMING_MMC_HS] = 1,
+		[MMCHAL_TIMING_MMC_DDR52] = 1, [MMCHAL_TIMING_MMC_HS200] = 2,
+		[MMCHAL_TIMING_MMC_HS400] = 3,
+	};
+	bool ddr = card.info.timing == MMCHAL_TIMING_MMC_DDR52 ||
+		   card.info.timing == MMCHAL_TIMING_MMC_HS400;
+	uint8_t w = card.info.bus_width == MMCHAL_BUS_WIDTH_8   ? (ddr ? 6 : 2)
+		    : card.info.bus_width == MMCHAL_BUS_WIDTH_4 ? (ddr ? 5 : 1)
+								: 0;
+	struct mmchal_sg sg = {.cpu = regbuf, .phys = 0, .len = 512};
+
+	assert_int_equal(fk.ios.timing, card.info.timing);
+	assert_int_equal(fk.ios.bus_width, card.info.bus_width);
+	assert_int_equal(fk.ios.clock_hz, card.info.clock_hz);
+	assert_true(card.info.timing < sizeof(timing_val));
+	assert_int_equal(fk.ext_csd[EXT_CSD_HS_TIMING], timing_val[card.info.timing]);
+	assert_int_equal(fk.ext_csd[EXT_CSD_BUS_WIDTH], w);
+	assert_int_equal(card.err.err, 0);
+	clocks_sane();
+	assert_int_equal(mmchal_card_read(&card, 5, 1, &sg, 1), 0);
+	assert_memory_equal(regbuf, &image[5 * 512], 512);
+}
+
+static const uint32_t sweep_bus[] = {
+	MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS | MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400,
+	MMCHAL_BUS_4_BIT | MMCHAL_BUS_MMC_HS | MMCHAL_BUS_MMC_DDR52,
+	MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS | MMCHAL_BUS_MMC_DDR52,
+	MMCHAL_BUS_4_BIT | MMCHAL_BUS_MMC_HS | MMCHAL_BUS_HS200,
+};
+
+/* One fault anywhere in the bus set-up: init fails with it, or the bus it
+   falls back to works and every party agrees on it. */
+static void sweep(uint32_t op, int err)
+{
+	for (uint32_t b = 0; b < sizeof(sweep_bus) / sizeof(sweep_bus[0]); b++) {
+		for (uint32_t skip = 0; skip < 24u; skip++) {
+			int rc;
+
+			start();
+			fk.caps.bus = sweep_bus[b];
+			if (op == 0u) {
+				fk.set_ios_fail_at = 5u + skip;
+				fk.set_ios_fail_err = err;
+			} else {
+				fk.fail_op = op;
+				fk.fail_skip = skip;
+				fk.fail_times = 1;
+				fk.fail_err = err;
+			}
+			rc = mmchal_card_init(&card);
+			if (op != 0u && fk.fail_times) {
+				/* past the last such command: no fault happened */
+				assert_int_equal(rc, 0);
+				agree();
+				continue;
+			}
+			if (op == 0u && fk.set_ios_calls < fk.set_ios_fail_at) {
+				assert_int_equal(rc, 0);
+				agree();
+				continue;
+			}
+			if (err == MMCHAL_ENOMEDIUM) {
+				assert_int_equal(rc, MMCHAL_ENOMEDIUM);
+				assert_false(card.ready);
+				continue;
+			}
+			if (rc == 0)
+				agree();
+			else
+				assert_int_equal(rc, err);
+		}
+	}
+}
+
+static void test_fault_sweep(void **state)
+{
+	(void)state;
+	sweep(6, MMCHAL_EIO);
+	sweep(13, MMCHAL_EIO);
+	sweep(0, MMCHAL_EIO);
+	sweep(6, MMCHAL_ENOMEDIUM);
+	sweep(13, MMCHAL_ENOMEDIUM);
+	sweep(0, MMCHAL_ENOMEDIUM);
+}
+
+static void test_byte_addressed(void **state)
+{
+	struct mmchal_sg sg = {.cpu = regbuf, .phys = 0, .len = 512};
+
+	(void)state;
+	start();
+	fk.mmc_byte_mode = true;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_false(card.info.block_addr);
+	/* the CSD size, not SEC_COUNT, below 2 GB */
+	assert_int_equal(card.info.sectors, 4096u * 512u);
+	assert_int_equal(fk.log_arg[nth(16, 0)], 512);
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_read(&card, 3, 1, &sg, 1), 0);
+	assert_int_equal(fk.log_arg[0], 3 * 512);
+	assert_memory_equal(regbuf, &image[3 * 512], 512);
+	/* CMD16 refused */
+	start();
+	fk.mmc_byte_mode = true;
+	fk.pend_op = 16;
+	fk.pend_bits = R1_BLOCK_LEN_ERROR;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EILSEQ);
+	assert_int_equal(card.err.opcode, 16);
+	assert_int_equal(card.err.arg, 512);
+	assert_true(card.err.status_valid);
+	start();
+	fk.mmc_byte_mode = true;
+	fk.fail_op = 16;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ETIMEDOUT);
+	assert_int_equal(card.err.opcode, 16);
+	/* sector mode with EXT_CSD_REV 1: SEC_COUNT is not used */
+	start();
+	fk.ext_csd[EXT_CSD_REV] = 1;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.sectors, 4096u * 512u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_ddr52_refused),
 		cmocka_unit_test(test_hs_fallbacks_keep_clocks_sane),
 		cmocka_unit_test(test_mmc3_card),
+		cmocka_unit_test(test_fault_sweep),
+		cmocka_unit_test(test_byte_addressed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
