@@ -245,6 +245,14 @@ static void test_read_reg(void **state)
 	assert_int_equal(card.err.opcode, CARD_CMD_SEND_IF_COND);
 	assert_false(card.err.status_valid);
 	assert_int_equal(card.err.status, 0);
+	/* the card does not answer (not in tran): the host sees a clean data
+	   phase and marks the command as failed, so there is no status */
+	mmchal_card_err_clear_(&card);
+	fk.state = CARD_STATE_STBY;
+	assert_int_equal(mmchal_card_read_reg_(&card, CARD_CMD_SEND_IF_COND, 0, false, 512),
+			 MMCHAL_ETIMEDOUT);
+	assert_false(card.err.status_valid);
+	fk.state = CARD_STATE_TRAN;
 }
 
 static void test_wait_tran_polls(void **state)
