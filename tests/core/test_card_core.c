@@ -369,6 +369,17 @@ static void test_failed_init_resets_state(void **state)
 	fk.fail_err = MMCHAL_ENOMEDIUM;
 	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
 	assert_false(card.ready);
+	/* the host reports the card gone on a set_ios whose result the width
+	   fallback does not use: init still fails */
+	start(FAKE_MMC);
+	fk.garble_idx = EXT_CSD_REV + 1u;
+	fk.set_ios_fail_at = 6;
+	fk.set_ios_fail_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.err, MMCHAL_ENOMEDIUM);
+	assert_true(card.removed);
+	assert_false(card.ready);
+	assert_int_equal(card.info.type, MMCHAL_CARD_UNKNOWN);
 }
 
 int main(void)
