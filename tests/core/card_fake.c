@@ -615,6 +615,11 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 	err = fault(f, c, key);
 	if (err) {
 		f->app = false;
+		/* a response that arrived damaged still carries its bits */
+		if (f->pend_bits && key == f->pend_op) {
+			c->resp[0] |= f->pend_bits;
+			f->pend_bits = 0;
+		}
 		return err;
 	}
 	if (app && c->opcode != CARD_CMD_APP)

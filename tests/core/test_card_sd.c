@@ -151,6 +151,17 @@ static void test_r1_errors_in_steps(void **state)
 	assert_true(card.err.status_valid);
 	assert_int_equal(card.err.status, (CARD_STATE_STBY << 9) | R1_READY_FOR_DATA | R1_CC_ERROR);
 	assert_int_equal(last_op(), 7);
+	/* the host failed CMD7 (a bad response CRC): its error wins over the
+	   bits of the damaged response */
+	start(FAKE_SDHC);
+	fk.fail_op = 7;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	fk.pend_op = 7;
+	fk.pend_bits = R1_OUT_OF_RANGE;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 7);
 	/* ACMD6 */
 	start(FAKE_SDHC);
 	fk.pend_op = 6 | FAKE_APP;
