@@ -704,8 +704,11 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 		return f->set_ios_err;
 	if (f->set_ios_calls < 32u)
 		f->ios_hist[f->set_ios_calls] = *ios;
-	if (++f->set_ios_calls == f->set_ios_fail_at)
+	if (++f->set_ios_calls == f->set_ios_fail_at) {
+		if (f->set_ios_fail_applies)
+			f->ios = *ios;
 		return f->set_ios_fail_err ? f->set_ios_fail_err : MMCHAL_EIO;
+	}
 	f->ios = *ios;
 	return 0;
 }

@@ -95,8 +95,9 @@ struct fake {
 	uint32_t acmd22_value;  /* ... instead of the blocks really written */
 	bool rd_fail;           /* a read fails after rd_fail_after blocks were moved */
 	uint32_t rd_fail_after;
-	bool rd_over_report; /* ... and the host reports one block more than asked */
-	bool mmc_byte_mode;  /* eMMC: byte addressed (OCR access mode 00) */
+	bool rd_over_report;       /* ... and the host reports one block more than asked */
+	bool mmc_byte_mode;        /* eMMC: byte addressed (OCR access mode 00) */
+	bool set_ios_fail_applies; /* the failing set_ios still changed the bus */
 	uint32_t st13_word;
 
 	/* records */

@@ -487,6 +487,9 @@ static void sweep(uint32_t op, int err)
 			if (err == MMCHAL_ENOMEDIUM) {
 				assert_int_equal(rc, MMCHAL_ENOMEDIUM);
 				assert_false(card.ready);
+				/* nothing is sent once the removal is known */
+				if (op != 0u)
+					assert_int_equal(last_op(), op);
 				continue;
 			}
 			if (rc == 0)
@@ -500,6 +503,17 @@ static void sweep(uint32_t op, int err)
 static void test_fault_sweep(void **state)
 {
 	(void)state;
+	/* a host whose failing set_ios still changed the bus */
+	for (uint32_t at = 5; at < 20u; at++) {
+		for (uint32_t b = 0; b < sizeof(sweep_bus) / sizeof(sweep_bus[0]); b++) {
+			start();
+			fk.caps.bus = sweep_bus[b];
+			fk.set_ios_fail_at = at;
+			fk.set_ios_fail_applies = true;
+			if (mmchal_card_init(&card) == 0)
+				agree();
+		}
+	}
 	sweep(6, MMCHAL_EIO);
 	sweep(13, MMCHAL_EIO);
 	sweep(0, MMCHAL_EIO);
@@ -546,6 +560,131 @@ static void test_byte_addressed(void **state)
 	assert_int_equal(card.info.sectors, 4096u * 512u);
 }
 
+/* The exact selection sequences: commands from the first CMD6 on, and
+   each set_ios from the first after CMD7. */
+struct step {
+	uint32_t op;
+	uint32_t arg;
+};
+
+static void ops_from_first_cmd6(const struct step *want, uint32_t n)
+{
+	uint32_t i0 = nth(6, 0);
+
+	assert_true(i0 + n <= fk.nlog);
+	for (uint32_t i = 0; i < n; i++) {
+		assert_int_equal(fk.log[i0 + i], want[i].op);
+		if (want[i].op == 6u)
+			assert_int_equal(fk.log_arg[i0 + i], want[i].arg);
+	}
+	assert_int_equal(fk.nlog, i0 + n);
+}
+
+static void ios_from(uint32_t from, const enum mmchal_timing *t, const uint32_t *hz,
+		     const enum mmchal_bus_width *w, uint32_t n)
+{
+	assert_int_equal(fk.set_ios_calls, from + n);
+	for (uint32_t i = 0; i < n; i++) {
+		assert_int_equal(fk.ios_hist[from + i].timing, t[i]);
+		assert_int_equal(fk.ios_hist[from + i].clock_hz, hz[i]);
+		assert_int_equal(fk.ios_hist[from + i].bus_width, w[i]);
+	}
+}
+
+#define SW(i, v)                                                             \
+	{                                                                    \
+		6, (3u << 24) | ((uint32_t)(i) << 16) | ((uint32_t)(v) << 8) \
+	}
+
+static void test_hs400_sequence(void **state)
+{
+	static const struct step ok[] = {
+		SW(183, 2), {13, 0},    {8, 0},  SW(185, 2), {13, 0}, SW(185, 1),
+		{13, 0},    SW(183, 6), {13, 0}, SW(185, 3), {13, 0},
+	};
+	static const enum mmchal_timing t[] = {
+		MMCHAL_TIMING_LEGACY, MMCHAL_TIMING_MMC_HS200, MMCHAL_TIMING_MMC_HS,
+		MMCHAL_TIMING_MMC_HS, MMCHAL_TIMING_MMC_HS400,
+	};
+	static const uint32_t hz[] = {26000000u, 200000000u, 52000000u, 52000000u, 200000000u};
+	static const enum mmchal_bus_width w[] = {MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8,
+						  MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8,
+						  MMCHAL_BUS_WIDTH_8};
+	/* HS400 refused at the end: HS at 52 MHz, HS again, 8-bit SDR */
+	static const struct step refused[] = {
+		SW(183, 2), {13, 0},    {8, 0},     SW(185, 2), {13, 0},
+		SW(185, 1), {13, 0},    SW(183, 6), {13, 0},    SW(185, 3),
+		{13, 0},    SW(185, 1), {13, 0},    SW(183, 2), {13, 0},
+	};
+	static const enum mmchal_timing rt[] = {
+		MMCHAL_TIMING_LEGACY, MMCHAL_TIMING_MMC_HS200, MMCHAL_TIMING_MMC_HS,
+		MMCHAL_TIMING_MMC_HS, MMCHAL_TIMING_MMC_HS400, MMCHAL_TIMING_MMC_HS,
+		MMCHAL_TIMING_MMC_HS,
+	};
+	static const uint32_t rhz[] = {26000000u,  200000000u, 52000000u, 52000000u,
+				       200000000u, 52000000u,  52000000u};
+	static const enum mmchal_bus_width rw[] = {
+		MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8,
+		MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8, MMCHAL_BUS_WIDTH_8,
+	};
+
+	(void)state;
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS400);
+	ops_from_first_cmd6(ok, sizeof(ok) / sizeof(ok[0]));
+	ios_from(4, t, hz, w, sizeof(t) / sizeof(t[0]));
+
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.refuse_timing = EXT_CSD_TIMING_HS400;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	ops_from_first_cmd6(refused, sizeof(refused) / sizeof(refused[0]));
+	ios_from(4, rt, rhz, rw, sizeof(rt) / sizeof(rt[0]));
+}
+
+static void test_double_faults(void **state)
+{
+	(void)state;
+	/* tuning fails, then the set_ios of the way back to HS */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_EIO;
+	fk.set_ios_fail_at = 7;
+	fk.set_ios_fail_err = MMCHAL_EBUSY;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EBUSY);
+	assert_int_equal(fk.set_ios_calls, 7);
+	/* 8-bit DDR refused, then the switch back to 8-bit SDR times out */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_MMC_DDR52;
+	fk.refuse_widths = 1u << EXT_CSD_WIDTH_8_DDR;
+	fk.fail_op = 6;
+	fk.fail_skip = 3;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ETIMEDOUT);
+	assert_int_equal(last_op(), 6);
+	/* tuning reports the card gone: no argument */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.opcode, 21);
+	assert_int_equal(card.err.arg, 0);
+	/* a host without CMD23 */
+	start();
+	fk.caps.bus &= ~MMCHAL_BUS_CMD23;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_false(card.info.cmd23);
+	/* READ_BL_LEN 8 in the CSD */
+	start();
+	put(fk.csd, 80, 4, 8);
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
+	assert_int_equal(card.err.opcode, 9);
+	assert_int_equal(card.err.arg, 0x00010000u);
+	assert_int_equal(last_op(), 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +700,8 @@ int main(void)
 		cmocka_unit_test(test_mmc3_card),
 		cmocka_unit_test(test_fault_sweep),
 		cmocka_unit_test(test_byte_addressed),
+		cmocka_unit_test(test_hs400_sequence),
+		cmocka_unit_test(test_double_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
