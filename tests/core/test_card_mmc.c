@@ -547,6 +547,8 @@ static void test_byte_addressed(void **state)
 	assert_int_equal(card.err.opcode, 16);
 	assert_int_equal(card.err.arg, 512);
 	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status,
+			 (CARD_STATE_TRAN << 9) | R1_READY_FOR_DATA | R1_BLOCK_LEN_ERROR);
 	start();
 	fk.mmc_byte_mode = true;
 	fk.fail_op = 16;
@@ -558,6 +560,26 @@ static void test_byte_addressed(void **state)
 	fk.ext_csd[EXT_CSD_REV] = 1;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.sectors, 4096u * 512u);
+	/* ... with REV 2 it is */
+	start();
+	fk.ext_csd[EXT_CSD_REV] = 2;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.sectors, SECTORS);
+	/* erased blocks read 0xff when ERASED_MEM_CONT says so */
+	start();
+	fk.ext_csd[EXT_CSD_ERASED_MEM_CONT] = 1;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.erased_byte, 0xff);
+	/* CMD16 failed by the host with damaged status bits: the host's error */
+	start();
+	fk.mmc_byte_mode = true;
+	fk.fail_op = 16;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	fk.pend_op = 16;
+	fk.pend_bits = R1_OUT_OF_RANGE;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
 }
 
 /* The exact selection sequences: commands from the first CMD6 on, and
