@@ -474,6 +474,54 @@ static void test_mmc_cmd23_count_cap(void **state)
 	assert_int_equal(first_request_blocks(FAKE_SDHC, 66000), 66000);
 }
 
+static void test_big_request_edges(void **state)
+{
+	struct mmchal_sg sg;
+
+	(void)state;
+	/* a host that allows exactly 65536 blocks: eMMC CMD23 still stops at 65535 */
+	start(FAKE_MMC);
+	sg = sg_at(0, 66000u * 512u);
+	card.info.sectors = 200000;
+	card.limits.max_blk_count = 65536;
+	card.limits.max_req_size = 0;
+	card.limits.max_seg_size = 0;
+	fk.limits.max_blk_count = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 66000, &sg, 1), MMCHAL_EINVAL);
+	assert_int_equal(fk.max_blocks_seen, 65535);
+	/* an SD write of 66000 blocks fails; ACMD22 reports 65541 (three bytes) */
+	start(FAKE_SDHC);
+	sg = sg_at(0, 66000u * 512u);
+	card.info.sectors = 200000;
+	card.limits.max_blk_count = 100000;
+	card.limits.max_req_size = 0;
+	card.limits.max_seg_size = 0;
+	fk.limits.max_blk_count = 1;
+	fk.acmd22_fixed = true;
+	fk.acmd22_value = 65541;
+	assert_int_equal(mmchal_card_write(&card, 0, 66000, &sg, 1), MMCHAL_EINVAL);
+	assert_true(card.err.bytes_from_card);
+	assert_int_equal(card.err.bytes_done, 65541ull * 512u);
+}
+
+/* The recovery waits for tran whatever reserved bits the status carries. */
+static void test_recover_ignores_reserved_bits(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+
+	(void)state;
+	start(FAKE_SDHC);
+	fk.fail_op = 18;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	fk.st13_left = 3;
+	fk.st13_word = (CARD_STATE_PRG << 9) | 1u;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	/* one CMD13 to look, two more in prg, the last one in tran */
+	assert_int_equal(fake_count(&fk, 13), 4);
+	assert_int_equal(card.err.status, (CARD_STATE_PRG << 9) | 1u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +535,8 @@ int main(void)
 		cmocka_unit_test(test_request_shape),
 		cmocka_unit_test(test_request_failures),
 		cmocka_unit_test(test_mmc_cmd23_count_cap),
+		cmocka_unit_test(test_big_request_edges),
+		cmocka_unit_test(test_recover_ignores_reserved_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
