@@ -522,6 +522,36 @@ static void test_recover_ignores_reserved_bits(void **state)
 	assert_int_equal(card.err.status, (CARD_STATE_PRG << 9) | 1u);
 }
 
+/* The recovery gives up at its first failing command. */
+static void test_recover_steps_fail(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+
+	(void)state;
+	/* its CMD13 fails: nothing more */
+	start(FAKE_SDHC);
+	fk.rd_fail = true;
+	fk.rd_fail_after = 1;
+	fk.fail_op = 13;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(fake_count(&fk, 13), 1);
+	assert_int_equal(fake_count(&fk, 12), 0);
+	assert_int_equal(card.err.bytes_done, 512);
+	/* its CMD12 fails: no wait for tran */
+	start(FAKE_SDHC);
+	fk.rd_fail = true;
+	fk.rd_fail_after = 1;
+	fk.st13_left = 1;
+	fk.st13_word = (CARD_STATE_DATA << 9) | R1_READY_FOR_DATA;
+	fk.fail_op = 12;
+	fk.fail_times = 1;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(fake_count(&fk, 12), 1);
+	assert_int_equal(fake_count(&fk, 13), 1);
+	assert_int_equal(fk.log[fk.nlog - 1u], 12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_cmd23_count_cap),
 		cmocka_unit_test(test_big_request_edges),
 		cmocka_unit_test(test_recover_ignores_reserved_bits),
+		cmocka_unit_test(test_recover_steps_fail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
