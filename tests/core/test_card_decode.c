@@ -415,6 +415,56 @@ static void test_cis_read_error_at_each_kind(void **state)
 	assert_int_equal(cis_reads, 1 + 2 + 6 + 6 + 1);
 }
 
+/* Range edges of the decoders: printable names, block lengths, FUNCE sizes. */
+static void test_decode_edges(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_cid cid;
+	struct mmchal_csd csd;
+	struct mmchal_card_cis_ cis;
+
+	(void)state;
+	/* PNM bytes 0x1f, 0x20, 0x7e, 0x7f, 'A' */
+	put(r, 96, 8, 0x1f);
+	put(r, 88, 8, 0x20);
+	put(r, 80, 8, 0x7e);
+	put(r, 72, 8, 0x7f);
+	put(r, 64, 8, 'A');
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_string_equal(cid.pnm, "? ~?A");
+	/* SD CSD v1 with READ_BL_LEN 8, 11 and 12; eMMC with 12 */
+	memset(r, 0, sizeof(r));
+	put(r, 80, 4, 8);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 80, 4, 11);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.capacity, 1ull << (2 + 11));
+	put(r, 80, 4, 12);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 126, 2, 3);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 80, 4, 11);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
+	/* a common FUNCE of 3 bytes, a function FUNCE of 13: no block size */
+	cis_setup();
+	cis_mem[0x100d] = 0x03;
+	cis_mem[0x1011] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_true(cis.manfid);
+	assert_int_equal(cis.max_blk, 0);
+	cis_setup();
+	cis_mem[0x2005] = 13;
+	cis_mem[0x2006 + 13] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis.max_blk, 0);
+	/* ... and 14 is enough */
+	cis_setup();
+	cis_mem[0x2005] = 14;
+	cis_mem[0x2006 + 14] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis.max_blk, 2048);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_cis),
 		cmocka_unit_test(test_cis_malformed),
 		cmocka_unit_test(test_cis_read_error_at_each_kind),
+		cmocka_unit_test(test_decode_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
