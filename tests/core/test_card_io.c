@@ -552,6 +552,95 @@ static void test_recover_steps_fail(void **state)
 	assert_int_equal(fk.log[fk.nlog - 1u], 12);
 }
 
+/* Leave a recognisable pattern where the next calls put their locals. */
+static void poison_stack(void)
+{
+	volatile uint8_t junk[2048];
+
+	for (uint32_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+static void test_fresh_request_and_status(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 1024);
+
+	(void)state;
+	/* the command goes out clean whatever was on the stack */
+	start(FAKE_SDHC);
+	poison_stack();
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), 0);
+	assert_int_equal(fk.log_resp1[first(18)], 0);
+	assert_int_equal(fk.log_busy_ms[first(18)], 0);
+	/* the failed command's own status is recorded, not the CMD13 after it */
+	start(FAKE_SDHC);
+	fk.rd_fail = true;
+	fk.rd_fail_after = 1;
+	fk.pend_op = 18;
+	fk.pend_bits = R1_ILLEGAL_COMMAND;
+	assert_int_equal(mmchal_card_read(&card, 0, 2, &sg, 1), MMCHAL_EIO);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST | R1_ILLEGAL_COMMAND);
+	/* a list the limits cannot place: refused with no command named */
+	start(FAKE_SDHC);
+	card.limits.virt_boundary = 0xfff;
+	{
+		struct mmchal_sg two[2] = {sg_at(0, 256), sg_at(8192 + 100, 768)};
+
+		assert_int_equal(mmchal_card_read(&card, 0, 2, two, 2), MMCHAL_EINVAL);
+	}
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	assert_int_equal(card.err.arg, 0);
+	assert_int_equal(fk.requests, 0);
+}
+
+/* The busy time of an eMMC erase of @blocks at 0 (erase groups of 16). */
+static uint32_t mmc_erase_busy(uint32_t blocks)
+{
+	start(FAKE_MMC);
+	card.info.sectors = 0xfffffff0u;
+	fk.sectors = 0xfffffff0u;
+	fk.card_wp = true; /* CMD38 answers WP_ERASE_SKIP: nothing is erased */
+	assert_int_equal(mmchal_card_erase(&card, 0, blocks, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
+	assert_int_equal(card.err.opcode, 38);
+	return fk.log_busy_ms[first(38)];
+}
+
+static void test_erase_busy_and_waits(void **state)
+{
+	(void)state;
+	/* 2 groups: 1000 + 2 x 300 ms; the CMD13 after it */
+	start(FAKE_MMC);
+	assert_int_equal(mmchal_card_erase(&card, 0, 32, MMCHAL_CARD_ERASE), 0);
+	assert_int_equal(fk.log_busy_ms[first(38)], 1600);
+	assert_int_equal(fake_count(&fk, 13), 1);
+	assert_int_equal(fk.log[fk.nlog - 1u], 13);
+	/* discard of 3 blocks: one group */
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_DISCARD), 0);
+	assert_int_equal(fk.log_busy_ms[first(38)], 1300);
+	/* REV 6 is the first with DISCARD */
+	card.info.ext_csd.rev = 6;
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_DISCARD), 0);
+	assert_int_equal(fk.log_arg[first(38)], 3);
+	/* no erase unit known: single blocks */
+	card.info.erase_unit = 0;
+	fk.nlog = 0;
+	assert_int_equal(mmchal_card_erase(&card, 1, 3, MMCHAL_CARD_ERASE), 0);
+	assert_int_equal(fk.log_busy_ms[first(38)], 1000 + 3 * 300);
+	/* the cap of the busy time, just below and above it */
+	assert_int_equal(mmc_erase_busy(14316545u * 16u), 1000u + 14316545u * 300u);
+	assert_int_equal(mmc_erase_busy(14316548u * 16u), 0xffffffffu - 2000u);
+	assert_int_equal(mmc_erase_busy(0xfffffff0u), 0xffffffffu - 2000u);
+	/* a failed erase is followed by the recovery's CMD13s */
+	start(FAKE_SDHC);
+	fk.pend_op = 33;
+	fk.pend_bits = R1_ERASE_PARAM;
+	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_EILSEQ);
+	assert_int_equal(fake_count(&fk, 13), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_big_request_edges),
 		cmocka_unit_test(test_recover_ignores_reserved_bits),
 		cmocka_unit_test(test_recover_steps_fail),
+		cmocka_unit_test(test_fresh_request_and_status),
+		cmocka_unit_test(test_erase_busy_and_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
