@@ -298,6 +298,48 @@ static void test_give_back_spans_entries(void **state)
 	assert_int_equal(cur.idx, 6);
 }
 
+static void test_cap_and_boundary_edges(void **state)
+{
+	struct mmchal_sg a[2] = {ent(0, 512), ent(0x1000, 1024)};
+	struct mmchal_sg b[1] = {ent(0x1e00, 1024)};
+	struct mmchal_sg c[1] = {ent(0x1200, 0x2000)};
+	struct mmchal_sg d[1] = {ent(0x1000, 2048)};
+	struct mmchal_card_split_ cur = {.sg = a, .nsg = 2};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+	uint32_t n;
+
+	(void)state;
+	/* the block cap cuts the second entry to what is left of it */
+	l.max_blocks = 2;
+	n = next(&cur, &l, &list, 2);
+	assert_int_equal(n, 2);
+	check_piece(&list[1], 0x1000, 512);
+	n = next(&cur, &l, &list, 1);
+	check_piece(&list[0], 0x1200, 512);
+	/* an entry exactly max_seg_size long is not cut, even off a page */
+	l = lim_default();
+	l.virt_boundary = 0xfff;
+	l.max_seg_size = 1024;
+	cur = (struct mmchal_card_split_){.sg = b, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	assert_ptr_equal(list, b);
+	/* an entry crossing pages is not cut when no size limit applies */
+	l = lim_default();
+	l.virt_boundary = 0xfff;
+	cur = (struct mmchal_card_split_){.sg = c, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 16), 1);
+	assert_ptr_equal(list, c);
+	/* a size cut with no page boundary inside keeps its length; the
+	   request then ends at it */
+	l.max_seg_size = 1024;
+	cur = (struct mmchal_card_split_){.sg = d, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	check_piece(&list[0], 0x1000, 1024);
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	check_piece(&list[0], 0x1400, 1024);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_dma_only_buffers),
 		cmocka_unit_test(test_bad_cursor),
 		cmocka_unit_test(test_give_back_spans_entries),
+		cmocka_unit_test(test_cap_and_boundary_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
