@@ -340,6 +340,24 @@ static void test_cap_and_boundary_edges(void **state)
 	check_piece(&list[0], 0x1400, 1024);
 }
 
+/* A given-back tail exactly one entry long drops that entry whole. */
+static void test_give_back_exact_entry(void **state)
+{
+	struct mmchal_sg sg[3] = {ent(0, 512), ent(0x1000, 100), ent(0x2000, 412)};
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 3};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+
+	(void)state;
+	l.max_segs = 2;
+	assert_int_equal(next(&cur, &l, &list, 1), 1);
+	check_piece(&list[0], 0, 512);
+	assert_int_equal(cur.idx, 1);
+	assert_int_equal(cur.off, 0);
+	assert_int_equal(next(&cur, &l, &list, 1), 2);
+	assert_ptr_equal(list, &sg[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_bad_cursor),
 		cmocka_unit_test(test_give_back_spans_entries),
 		cmocka_unit_test(test_cap_and_boundary_edges),
+		cmocka_unit_test(test_give_back_exact_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
