@@ -465,6 +465,28 @@ static void test_decode_edges(void **state)
 	assert_int_equal(cis.max_blk, 2048);
 }
 
+/* Every TRAN_SPEED code against the tables of SD Physical Layer 5.3.2 and
+   JEDEC eMMC 7.3.12 (time values in tenths; eMMC reads 6 as 2.6 and 11 as
+   5.2), transfer rate units 100 kbit/s to 100 Mbit/s, 4-7 reserved. */
+static void test_tran_speed_every_code(void **state)
+{
+	static const uint32_t tenths_sd[16] = {0,  10, 12, 13, 15, 20, 25, 30,
+					       35, 40, 45, 50, 55, 60, 70, 80};
+	static const uint32_t tenths_mmc[16] = {0,  10, 12, 13, 15, 20, 26, 30,
+						35, 40, 45, 52, 55, 60, 70, 80};
+	static const uint32_t unit_khz[4] = {100, 1000, 10000, 100000};
+
+	(void)state;
+	for (uint32_t code = 0; code < 256u; code++) {
+		uint32_t u = code & 7u, m = (code >> 3) & 15u;
+		uint32_t sd = u > 3u ? 0u : unit_khz[u] * 100u * tenths_sd[m];
+		uint32_t mmc = u > 3u ? 0u : unit_khz[u] * 100u * tenths_mmc[m];
+
+		assert_int_equal(mmchal_card_tran_speed_hz_((uint8_t)code, false), sd);
+		assert_int_equal(mmchal_card_tran_speed_hz_((uint8_t)code, true), mmc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_cis_malformed),
 		cmocka_unit_test(test_cis_read_error_at_each_kind),
 		cmocka_unit_test(test_decode_edges),
+		cmocka_unit_test(test_tran_speed_every_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
