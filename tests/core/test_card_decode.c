@@ -487,6 +487,107 @@ static void test_tran_speed_every_code(void **state)
 	}
 }
 
+/* Each field is exactly as wide as the register layout says: with every
+   other bit set, a field one bit wider would show it. */
+static void test_field_widths(void **state)
+{
+	uint32_t r[4];
+	struct mmchal_cid cid;
+	struct mmchal_csd csd;
+	struct mmchal_scr scr;
+	uint8_t b[8];
+
+	(void)state;
+	/* SD CID, all ones: reserved [23:20] must not reach the year, nor the
+	   year's LSB the month */
+	memset(r, 0xff, sizeof(r));
+	memset(&cid, 0xa5, sizeof(cid));
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.mid, 0xff);
+	assert_int_equal(cid.psn, 0xffffffffu);
+	assert_int_equal(cid.year, 2255);
+	assert_int_equal(cid.month, 15);
+	assert_string_equal(cid.pnm, "?????");
+	assert_int_equal(cid.pnm[6], 0);
+	/* eMMC CID, all ones */
+	mmchal_card_decode_mmc_cid_(r, 0, &cid);
+	assert_int_equal(cid.month, 15);
+	assert_int_equal(cid.prv, 0xff);
+	assert_string_equal(cid.pnm, "??????");
+	/* eMMC year 2010 (code 13) is not moved by the REV 5 rule */
+	memset(r, 0, sizeof(r));
+	put(r, 8, 4, 13);
+	mmchal_card_decode_mmc_cid_(r, 5, &cid);
+	assert_int_equal(cid.year, 2010);
+	put(r, 8, 4, 12);
+	mmchal_card_decode_mmc_cid_(r, 5, &cid);
+	assert_int_equal(cid.year, 2025);
+
+	/* SD CSD v1: C_SIZE [73:62] with reserved bit 74 set, TRAN_SPEED LSB set */
+	memset(r, 0, sizeof(r));
+	put(r, 96, 8, 0x33);
+	put(r, 84, 12, 0x5b5);
+	put(r, 80, 4, 9);
+	put(r, 74, 1, 1);
+	put(r, 62, 12, 1);
+	put(r, 47, 3, 0);
+	memset(&csd, 0xa5, sizeof(csd));
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.ccc, 0x5b5);
+	assert_int_equal(csd.capacity, 2u * 4u * 512u);
+	assert_int_equal(csd.spec_vers, 0);
+	/* SD CSD v2: C_SIZE [69:48] with reserved bit 70 set */
+	memset(r, 0, sizeof(r));
+	put(r, 126, 2, 1);
+	put(r, 80, 4, 9);
+	put(r, 70, 1, 1);
+	put(r, 48, 22, 3);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.capacity, 4ull << 19);
+	/* all ones: CCC is 12 bits even when the decode fails */
+	memset(r, 0xff, sizeof(r));
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(csd.ccc, 0xfff);
+
+	/* eMMC erase group: WRITE_BL_LEN [25:22] 10 and 11 scale it, 8, 9 and 12
+	   do not; R2W_FACTOR's LSB (bit 26) is not part of it */
+	{
+		static const struct {
+			uint32_t wbl, grp;
+		} w[] = {{8, 4}, {9, 4}, {10, 8}, {11, 16}, {12, 4}};
+
+		for (uint32_t k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
+			memset(r, 0, sizeof(r));
+			put(r, 80, 4, 9);
+			put(r, 42, 5, 1); /* ERASE_GRP_SIZE 1: 2 */
+			put(r, 37, 5, 1); /* ERASE_GRP_MULT 1: 2 */
+			put(r, 22, 4, w[k].wbl);
+			put(r, 26, 1, 1);
+			assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
+			assert_int_equal(csd.erase_grp, w[k].grp);
+		}
+	}
+
+	/* SCR: SD_SPEC3 is bit 7 of byte 2 only; a failed decode leaves zeros */
+	memset(b, 0, sizeof(b));
+	b[1] = 0x01;
+	b[2] = 0x7f;
+	memset(&scr, 0xa5, sizeof(scr));
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
+	assert_false(scr.sd_spec3);
+	b[2] = 0x80;
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
+	assert_true(scr.sd_spec3);
+	b[0] = 0x10;
+	memset(&scr, 0xa5, sizeof(scr));
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+	assert_int_equal(scr.sd_spec, 0);
+	assert_false(scr.sd_spec3);
+	assert_int_equal(scr.bus_widths, 0);
+	assert_int_equal(scr.erased_byte, 0);
+	assert_false(scr.cmd23);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_cis_read_error_at_each_kind),
 		cmocka_unit_test(test_decode_edges),
 		cmocka_unit_test(test_tran_speed_every_code),
+		cmocka_unit_test(test_field_widths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
