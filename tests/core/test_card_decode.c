@@ -588,6 +588,69 @@ static void test_field_widths(void **state)
 	assert_false(scr.cmd23);
 }
 
+/* Reads 0xff (CISTPL_END) at the last address of the CIS area. */
+static int cis_rd_last(void *ctx, uint32_t addr, uint8_t *v)
+{
+	(void)ctx;
+	cis_reads++;
+	*v = addr == 0x17fffu ? 0xffu : 0x00u;
+	return 0;
+}
+
+static void test_ext_csd_and_cis_edges(void **state)
+{
+	static uint8_t b[512];
+	struct mmchal_ext_csd ext;
+	struct mmchal_card_cis_ cis;
+
+	(void)state;
+	memset(b, 0, sizeof(b));
+	b[EXT_CSD_SEC_COUNT] = 1;
+	/* GENERIC_CMD6_TIME counts from REV 6 */
+	b[EXT_CSD_REV] = 6;
+	b[EXT_CSD_GENERIC_CMD6_TIME] = 5;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 50);
+	b[EXT_CSD_REV] = 5;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 500);
+	/* TRIM is bit 4 of SEC_FEATURE_SUPPORT only */
+	b[EXT_CSD_SEC_FEATURE] = 0xef;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_false(ext.trim);
+	b[EXT_CSD_SEC_FEATURE] = 0x10;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_true(ext.trim);
+	/* SEC_COUNT 0 is refused from REV 2 on */
+	b[EXT_CSD_SEC_COUNT] = 0;
+	b[EXT_CSD_REV] = 2;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), MMCHAL_EPROTO);
+	b[EXT_CSD_REV] = 1;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.sec_count, 0);
+
+	/* lock errors are protocol errors */
+	assert_int_equal(mmchal_card_status_err_(R1_CARD_IS_LOCKED, 0xffffffffu), MMCHAL_EILSEQ);
+	assert_int_equal(mmchal_card_status_err_(R1_LOCK_UNLOCK_FAILED, 0xffffffffu),
+			 MMCHAL_EILSEQ);
+	assert_int_equal(mmchal_card_status_err_(R1_BLOCK_LEN_ERROR, 0xffffffffu), MMCHAL_EILSEQ);
+
+	/* the last address of the area is still read */
+	cis_reads = 0;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_last, NULL, 0x17fff, true, &cis), 0);
+	assert_int_equal(cis_reads, 1);
+	/* 63 null tuples and an END: the 64th tuple is still looked at */
+	cis_setup();
+	memset(&cis_mem[0x1000], 0, 63);
+	cis_mem[0x1000 + 63] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_int_equal(cis_reads, 64);
+	/* a long FUNCE body: 16 bytes are read, no more */
+	cis_setup();
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis_reads, 2 + 2 + 16 + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_decode_edges),
 		cmocka_unit_test(test_tran_speed_every_code),
 		cmocka_unit_test(test_field_widths),
+		cmocka_unit_test(test_ext_csd_and_cis_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
