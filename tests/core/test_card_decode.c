@@ -514,6 +514,12 @@ static void test_field_widths(void **state)
 	assert_int_equal(cid.month, 15);
 	assert_int_equal(cid.prv, 0xff);
 	assert_string_equal(cid.pnm, "??????");
+	/* the PSN ends below PRV's lowest bit */
+	memset(r, 0, sizeof(r));
+	put(r, 56, 1, 1);
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.psn, 0);
+	assert_int_equal(cid.prv, 1);
 	/* eMMC year 2010 (code 13) is not moved by the REV 5 rule */
 	memset(r, 0, sizeof(r));
 	put(r, 8, 4, 13);
