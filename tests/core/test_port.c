@@ -98,6 +98,12 @@ static void test_port_check(void **state)
 	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
 	port.cache_line = 32;
 	assert_int_equal(mmchal_port_check(&port), 0);
+	/* 1 is a power of two; 3 is not */
+	port.cache_line = 1;
+	assert_int_equal(mmchal_port_check(&port), 0);
+	port.cache_line = 3;
+	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
+	port.cache_line = 32;
 	port.ops = NULL;
 	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_port_check(NULL), MMCHAL_EINVAL);
