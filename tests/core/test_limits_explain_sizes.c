@@ -67,11 +67,78 @@ static void test_field_arguments(void **state)
 	assert_string_equal(mmchal_limit_reason_text(MMCHAL_WHY_COUNT), "?");
 }
 
+static void field_is(const struct mmchal_limits *l, enum mmchal_limit_field f, const char *want)
+{
+	char buf[160];
+
+	assert_int_equal(mmchal_limits_explain_field(l, f, buf, sizeof(buf)), (int)strlen(want));
+	assert_string_equal(buf, want);
+}
+
+/* Each field's value, "none" for an absent boundary or bounce limit, and
+   the cause printed as a size exactly on the size fields. */
+static void test_every_field_value(void **state)
+{
+	struct mmchal_limits l;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.max_segs = 4;
+	l.virt_boundary = 0xfff;
+	l.max_blk_size = 2048;
+	l.max_req_size = 8192;
+	l.max_blk_count = 16;
+	l.max_seg_size = 4096;
+	l.seg_boundary = 0xffffffffu;
+	l.dma_align = 4;
+	l.bounce_limit = 65536;
+	for (unsigned f = 0; f < MMCHAL_LIM_COUNT; f++) {
+		l.reason[f] = MMCHAL_WHY_ENGINE_SEGS;
+		l.cause[f] = 8192;
+	}
+	field_is(&l, MMCHAL_LIM_MAX_SEGS,
+		 "max_segs = 4: the DMA engine chains at most 8192 segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_VIRT_BOUNDARY,
+		 "virt_boundary = 0xfff: the DMA engine chains at most 8192 segment(s) per "
+		 "transfer");
+	field_is(&l, MMCHAL_LIM_MAX_BLK_SIZE,
+		 "max_blk_size = 2048 (2 KiB): the DMA engine chains at most 8192 (8 KiB) "
+		 "segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_MAX_REQ_SIZE,
+		 "max_req_size = 8192 (8 KiB): the DMA engine chains at most 8192 (8 KiB) "
+		 "segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_MAX_SEG_SIZE,
+		 "max_seg_size = 4096 (4 KiB): the DMA engine chains at most 8192 (8 KiB) "
+		 "segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_SEG_BOUNDARY,
+		 "seg_boundary = 0xffffffff: the DMA engine chains at most 8192 segment(s) per "
+		 "transfer");
+	field_is(&l, MMCHAL_LIM_BOUNCE_LIMIT,
+		 "bounce_limit = 65536 (64 KiB): the DMA engine chains at most 8192 (8 KiB) "
+		 "segment(s) per transfer");
+	l.virt_boundary = 0;
+	l.seg_boundary = 0;
+	l.bounce_limit = 0;
+	field_is(
+		&l, MMCHAL_LIM_VIRT_BOUNDARY,
+		"virt_boundary = none: the DMA engine chains at most 8192 segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_SEG_BOUNDARY,
+		 "seg_boundary = none: the DMA engine chains at most 8192 segment(s) per transfer");
+	field_is(&l, MMCHAL_LIM_BOUNCE_LIMIT,
+		 "bounce_limit = none: the DMA engine chains at most 8192 (8 KiB) segment(s) per "
+		 "transfer");
+	/* names of values out of range */
+	assert_string_equal(mmchal_completion_policy_name((enum mmchal_completion_policy)200), "?");
+	assert_string_equal(mmchal_card_type_name((enum mmchal_card_type)200), "?");
+	assert_string_equal(mmchal_limit_reason_text((enum mmchal_limit_reason)200), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size_reasons_on_a_count),
 		cmocka_unit_test(test_field_arguments),
+		cmocka_unit_test(test_every_field_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
