@@ -686,6 +686,23 @@ static void test_double_faults(void **state)
 	fk.fail_times = 1;
 	assert_int_equal(mmchal_card_init(&card), MMCHAL_ETIMEDOUT);
 	assert_int_equal(last_op(), 6);
+	/* both widths refused, then the switch back to 1 bit fails */
+	start();
+	fk.refuse_widths = (1u << EXT_CSD_WIDTH_8) | (1u << EXT_CSD_WIDTH_4);
+	fk.fail_op = 6;
+	fk.fail_skip = 2;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(last_op(), 6);
+	assert_int_equal(fake_count(&fk, 6), 3);
+	/* HS400 refused, then the set_ios of the way back to HS fails */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.refuse_timing = EXT_CSD_TIMING_HS400;
+	fk.set_ios_fail_at = 10;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EIO);
+	assert_int_equal(fk.set_ios_calls, 10);
 	/* tuning reports the card gone: no argument */
 	start();
 	fk.caps.bus |= MMCHAL_BUS_HS200;
