@@ -606,9 +606,23 @@ static uint32_t mmc_erase_busy(uint32_t blocks)
 	return fk.log_busy_ms[first(38)];
 }
 
+/* The busy time of an SD erase of @blocks at 0 (4 MiB units). */
+static uint32_t sd_erase_busy(uint32_t blocks)
+{
+	start(FAKE_SDHC);
+	card.info.sectors = 20000;
+	fk.sectors = 20000;
+	fk.card_wp = true; /* CMD38 answers WP_ERASE_SKIP: nothing is erased */
+	assert_int_equal(mmchal_card_erase(&card, 0, blocks, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
+	return fk.log_busy_ms[first(38)];
+}
+
 static void test_erase_busy_and_waits(void **state)
 {
 	(void)state;
+	assert_int_equal(sd_erase_busy(8191), 1300);
+	assert_int_equal(sd_erase_busy(8192), 1300);
+	assert_int_equal(sd_erase_busy(8193), 1600);
 	/* 2 groups: 1000 + 2 x 300 ms; the CMD13 after it */
 	start(FAKE_MMC);
 	assert_int_equal(mmchal_card_erase(&card, 0, 32, MMCHAL_CARD_ERASE), 0);
