@@ -54,6 +54,15 @@ static void start(enum fake_kind kind)
 	delay_arg_seen = NULL;
 }
 
+/* Leave a recognisable pattern where the next calls put their locals. */
+static void poison_stack(void)
+{
+	volatile uint8_t junk[2048];
+
+	for (uint32_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
 static void test_note_err_and_delay(void **state)
 {
 	(void)state;
@@ -249,6 +258,7 @@ static void test_read_reg(void **state)
 	   phase and marks the command as failed, so there is no status */
 	mmchal_card_err_clear_(&card);
 	fk.state = CARD_STATE_STBY;
+	poison_stack();
 	assert_int_equal(mmchal_card_read_reg_(&card, CARD_CMD_SEND_IF_COND, 0, false, 512),
 			 MMCHAL_ETIMEDOUT);
 	assert_false(card.err.status_valid);
