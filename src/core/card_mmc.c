@@ -297,14 +297,19 @@ static int mmc_timing(struct mmchal_card *card)
 		if (err == MMCHAL_ENOMEDIUM)
 			return err;
 		if (err) {
-			/* stay at single data rate HS on the width already set */
+			/* stay at single data rate HS on the width already set: the
+			   card back to SDR, then the host, which may have been told
+			   DDR52 already (a set_ios that failed) */
 			mmchal_card_err_clear_(card);
+			card->ios.timing = MMCHAL_TIMING_MMC_HS;
 			err = mmc_switch(card, EXT_CSD_BUS_WIDTH,
 					 card->ios.bus_width == MMCHAL_BUS_WIDTH_8
 						 ? EXT_CSD_WIDTH_8
 						 : EXT_CSD_WIDTH_4);
 			if (!err)
 				err = mmc_switch_check(card);
+			if (!err)
+				err = mmchal_card_set_ios_(card);
 		}
 	}
 	return err;

@@ -26,7 +26,7 @@ static bool is_sd(const struct fake *f)
 
 static bool block_addr(const struct fake *f)
 {
-	return f->kind == FAKE_SDHC || f->kind == FAKE_MMC;
+	return f->kind == FAKE_SDHC || (f->kind == FAKE_MMC && !f->mmc_byte_mode);
 }
 
 static uint8_t erased_byte(const struct fake *f)
@@ -217,6 +217,9 @@ static int reg_read(struct fake *f, struct mmchal_data *d, const void *src, uint
 	}
 	sg_copy(d, (uint8_t *)(uintptr_t)src, n, false);
 	d->bytes_xfered = n;
+	if (f->garble_idx && n == 512u && f->ios.bus_width == MMCHAL_BUS_WIDTH_8 &&
+	    f->garble_idx - 1u < d->sg[0].len)
+		((uint8_t *)d->sg[0].cpu)[f->garble_idx - 1u] ^= 0x01u;
 	if (f->bad_8bit_bus && f->ios.bus_width == MMCHAL_BUS_WIDTH_8) {
 		/* DAT4-7 stuck high on a host that does not check their CRC */
 		for (uint32_t i = 0; i < d->sg_len; i++)
@@ -244,6 +247,11 @@ static int block_io(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d,
 	}
 	if (card_width(f) != (uint32_t)f->ios.bus_width)
 		return d->error = MMCHAL_EIO;
+	if (!write && f->rd_fail && f->rd_fail_after < n) {
+		sg_copy(d, f->image + (size_t)lba * 512u, f->rd_fail_after * 512u, false);
+		d->bytes_xfered = (f->rd_over_report ? n + 1u : f->rd_fail_after) * 512u;
+		return d->error = MMCHAL_EIO;
+	}
 	if (!write) {
 		sg_copy(d, f->image + (size_t)lba * 512u, n * 512u, false);
 		d->bytes_xfered = n * 512u;
@@ -297,13 +305,13 @@ static int sdio_cmd(struct fake *f, struct mmchal_cmd *c)
 	case CARD_CMD_GO_IDLE:
 		return 0; /* SDIO ignores CMD0 for its I/O part */
 	case CARD_CMD_IO_SEND_OP_COND:
-		c->resp[0] = (2u << 28) | OCR_VDD_27_36;
+		c->resp[0] = f->sdio_ocr ? f->sdio_ocr : (2u << 28) | OCR_VDD_27_36;
 		if ((c->arg & OCR_VDD_27_36) && ++f->polls > f->ocr_polls)
 			c->resp[0] |= OCR_BUSY;
 		return 0;
 	case CARD_CMD_SET_REL_ADDR:
-		f->rca = SD_RCA;
-		c->resp[0] = (uint32_t)SD_RCA << 16;
+		f->rca = f->sdio_rca_zero ? 0u : SD_RCA;
+		c->resp[0] = (uint32_t)f->rca << 16;
 		return 0;
 	case CARD_CMD_SELECT:
 		if ((c->arg >> 16) != f->rca)
@@ -314,6 +322,10 @@ static int sdio_cmd(struct fake *f, struct mmchal_cmd *c)
 	case CARD_CMD_IO_RW_DIRECT:
 		if (f->state != CARD_STATE_TRAN)
 			return MMCHAL_ETIMEDOUT;
+		if (++f->cmd52_count == f->r5_at) {
+			c->resp[0] = f->r5_flags | (2u << 12);
+			return 0;
+		}
 		if (fn != 0u || addr >= FAKE_F0_SIZE) {
 			c->resp[0] = R5_OUT_OF_RANGE | (2u << 12);
 			return 0;
@@ -335,10 +347,12 @@ static int sd_switch(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d
 	uint8_t st[64];
 
 	memset(st, 0, sizeof(st));
-	st[13] = 0x03; /* group 1: default and high speed */
+	st[13] = f->sd_no_hs ? 0x01 : 0x03; /* group 1: default and high speed */
 	st[16] = (uint8_t)(c->arg & 0xfu);
 	if ((c->arg & 0xfu) > 1u)
 		st[16] = 0xf;
+	if ((c->arg >> 31) && f->sd_hs_refuse)
+		st[16] = 0;
 	if ((c->arg >> 31) && st[16] == 1u)
 		f->sd_hs = true;
 	c->resp[0] = r1(f, f->state);
@@ -374,8 +388,9 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 			c->resp[0] = r1(f, st);
 			return reg_read(f, d, f->scr, 8);
 		case CARD_ACMD_NUM_WR_BLOCKS: {
-			uint8_t b[4] = {(uint8_t)(f->written >> 24), (uint8_t)(f->written >> 16),
-					(uint8_t)(f->written >> 8), (uint8_t)f->written};
+			uint32_t w = f->acmd22_fixed ? f->acmd22_value : f->written;
+			uint8_t b[4] = {(uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8),
+					(uint8_t)w};
 
 			c->resp[0] = r1(f, st);
 			return reg_read(f, d, b, 4);
@@ -385,6 +400,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		}
 	}
 	switch (c->opcode) {
+	case CARD_CMD_IO_SEND_OP_COND:
+		if (!f->mem_r4)
+			return MMCHAL_ETIMEDOUT;
+		c->resp[0] = f->mem_r4;
+		return 0;
 	case CARD_CMD_GO_IDLE:
 		f->state = CARD_STATE_IDLE;
 		f->rca = 0;
@@ -400,7 +420,7 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 			return MMCHAL_ETIMEDOUT;
 		c->resp[0] = 0x00ff8080u;
 		if (++f->polls > f->ocr_polls) {
-			c->resp[0] |= OCR_BUSY | (2u << 29);
+			c->resp[0] |= OCR_BUSY | (f->mmc_byte_mode ? 0u : 2u << 29);
 			f->state = CARD_STATE_READY;
 		}
 		return 0;
@@ -414,6 +434,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		if (f->state != CARD_STATE_IDENT)
 			return MMCHAL_ETIMEDOUT;
 		f->rca = mmc ? (uint16_t)(c->arg >> 16) : (uint16_t)SD_RCA;
+		if (!mmc && f->sd_rca_zero) {
+			f->sd_rca_zero--;
+			c->resp[0] = st << 9;
+			return 0;
+		}
 		c->resp[0] = mmc ? r1(f, st) : ((uint32_t)f->rca << 16) | (st << 9);
 		f->state = CARD_STATE_STBY;
 		return 0;
@@ -426,7 +451,7 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 		}
 		if (f->kind == FAKE_SD_V1 || f->state != CARD_STATE_IDLE)
 			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = c->arg & 0xfffu;
+		c->resp[0] = (c->arg & 0xfffu) ^ f->if_cond_xor;
 		return 0;
 	case CARD_CMD_SEND_CSD:
 		if (f->state != CARD_STATE_STBY || (c->arg >> 16) != f->rca)
@@ -457,6 +482,11 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 				f->pending |= R1_SWITCH_ERROR;
 				return 0;
 			}
+			if (idx == EXT_CSD_BUS_WIDTH && val < 32u &&
+			    (f->refuse_widths & (1u << val))) {
+				f->pending |= R1_SWITCH_ERROR;
+				return 0;
+			}
 			if (f->refuse_timing && idx == EXT_CSD_HS_TIMING &&
 			    val == f->refuse_timing) {
 				f->pending |= R1_SWITCH_ERROR;
@@ -468,6 +498,12 @@ static int mem_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d, 
 	case CARD_CMD_SEND_STATUS:
 		if ((c->arg >> 16) != f->rca)
 			return MMCHAL_ETIMEDOUT;
+		if (f->st13_left) {
+			f->st13_left--;
+			c->resp[0] = f->st13_word | f->pending;
+			f->pending = 0;
+			return 0;
+		}
 		if (f->prg_left) {
 			f->prg_left--;
 			c->resp[0] = r1(f, CARD_STATE_PRG) & ~R1_READY_FOR_DATA;
@@ -570,11 +606,20 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 	if (f->nlog < FAKE_LOG_LEN) {
 		f->log[f->nlog] = key;
 		f->log_arg[f->nlog] = c->arg;
+		f->log_timeout[f->nlog] = f->cur_timeout;
+		f->log_busy_ms[f->nlog] = c->busy_timeout_ms;
+		f->log_resp1[f->nlog] = c->resp[1];
+		f->log_flags[f->nlog] = c->flags;
 	}
 	f->nlog++;
 	err = fault(f, c, key);
 	if (err) {
 		f->app = false;
+		/* a response that arrived damaged still carries its bits */
+		if (f->pend_bits && key == f->pend_op) {
+			c->resp[0] |= f->pend_bits;
+			f->pend_bits = 0;
+		}
 		return err;
 	}
 	if (app && c->opcode != CARD_CMD_APP)
@@ -585,6 +630,10 @@ static int run_cmd(struct fake *f, struct mmchal_cmd *c, struct mmchal_data *d)
 		err = mem_cmd(f, c, d, app);
 	if (app)
 		f->app = false;
+	if (f->pend_bits && key == f->pend_op) {
+		c->resp[0] |= f->pend_bits;
+		f->pend_bits = 0;
+	}
 	if (err && !c->error && (!d || !d->error))
 		c->error = err;
 	return err;
@@ -621,8 +670,12 @@ static int fake_request_sync(void *ctx, struct mmchal_request *req, uint32_t tim
 	struct fake *f = ctx;
 	int err = 0, e;
 
-	(void)timeout_ms;
+	f->cur_timeout = timeout_ms;
 	f->requests++;
+	if (req->data) {
+		f->data_timeout_ns = req->data->timeout_ns;
+		f->data_phys = req->data->sg_len ? req->data->sg[0].phys : 0u;
+	}
 	if (req->data && !within_limits(f, req->data)) {
 		f->limit_violations++;
 		return MMCHAL_EINVAL;
@@ -649,6 +702,13 @@ static int fake_set_ios(void *ctx, const struct mmchal_ios *ios)
 
 	if (f->set_ios_err)
 		return f->set_ios_err;
+	if (f->set_ios_calls < 32u)
+		f->ios_hist[f->set_ios_calls] = *ios;
+	if (++f->set_ios_calls == f->set_ios_fail_at) {
+		if (f->set_ios_fail_applies)
+			f->ios = *ios;
+		return f->set_ios_fail_err ? f->set_ios_fail_err : MMCHAL_EIO;
+	}
 	f->ios = *ios;
 	return 0;
 }
@@ -666,7 +726,11 @@ static int fake_init_card(void *ctx, enum mmchal_card_type type)
 
 static int fake_get_cd(void *ctx)
 {
-	return ((struct fake *)ctx)->present ? 1 : 0;
+	struct fake *f = ctx;
+
+	if (f->cd_err)
+		return f->cd_err;
+	return f->present ? 1 : 0;
 }
 
 static int fake_get_ro(void *ctx)
@@ -676,8 +740,14 @@ static int fake_get_ro(void *ctx)
 
 static int fake_card_busy(void *ctx)
 {
-	(void)ctx;
-	return 0;
+	struct fake *f = ctx;
+
+	f->busy_calls++;
+	if (f->busy_left) {
+		f->busy_left--;
+		return 1;
+	}
+	return f->busy_err;
 }
 
 static int fake_tuning(void *ctx, uint32_t opcode)
@@ -691,7 +761,11 @@ static int fake_tuning(void *ctx, uint32_t opcode)
 
 static int fake_get_caps(void *ctx, struct mmchal_host_caps *caps)
 {
-	*caps = ((struct fake *)ctx)->caps;
+	struct fake *f = ctx;
+
+	if (f->caps_err)
+		return f->caps_err;
+	*caps = f->caps;
 	return 0;
 }
 
@@ -701,6 +775,8 @@ static int fake_get_limits(void *ctx, struct mmchal_limits *limits)
 
 	if (f->no_limits_op)
 		return MMCHAL_ENOTSUP;
+	if (f->limits_err)
+		return f->limits_err;
 	*limits = f->limits;
 	return 0;
 }

@@ -56,20 +56,49 @@ struct fake {
 	bool no_limits_op;
 
 	/* faults */
-	uint32_t fail_op;       /* opcode (| FAKE_APP) that fails ... */
-	uint32_t fail_skip;     /* ... after this many successes ... */
-	uint32_t fail_times;    /* ... this many times */
-	int fail_err;           /* with this error; 0 = MMCHAL_ETIMEDOUT */
-	bool refuse_8bit;       /* eMMC: SWITCH_ERROR for an 8-bit BUS_WIDTH */
-	uint32_t refuse_timing; /* eMMC: SWITCH_ERROR for this HS_TIMING value; 0 = none */
-	bool no_app_bit;        /* CMD55 answers without APP_CMD */
-	bool bad_8bit_bus;      /* eMMC: accepts 8 bits, but data over them is garbled */
-	int tuning_err;         /* execute_tuning result */
-	int set_ios_err;        /* set_ios result */
-	int init_card_err;      /* init_card result */
-	uint32_t wr_fail_after; /* a write fails after this many blocks programmed ... */
-	bool wr_fail;           /* ... when set */
-	uint32_t remove_at_op;  /* the card goes away at this opcode (| FAKE_APP); 0 = never */
+	uint32_t fail_op;         /* opcode (| FAKE_APP) that fails ... */
+	uint32_t fail_skip;       /* ... after this many successes ... */
+	uint32_t fail_times;      /* ... this many times */
+	int fail_err;             /* with this error; 0 = MMCHAL_ETIMEDOUT */
+	bool refuse_8bit;         /* eMMC: SWITCH_ERROR for an 8-bit BUS_WIDTH */
+	uint32_t refuse_timing;   /* eMMC: SWITCH_ERROR for this HS_TIMING value; 0 = none */
+	bool no_app_bit;          /* CMD55 answers without APP_CMD */
+	bool bad_8bit_bus;        /* eMMC: accepts 8 bits, but data over them is garbled */
+	int tuning_err;           /* execute_tuning result */
+	int set_ios_err;          /* set_ios result */
+	int init_card_err;        /* init_card result */
+	uint32_t wr_fail_after;   /* a write fails after this many blocks programmed ... */
+	bool wr_fail;             /* ... when set */
+	uint32_t remove_at_op;    /* the card goes away at this opcode (| FAKE_APP); 0 = never */
+	uint32_t set_ios_fail_at; /* the set_ios call of this number (from 1) fails ... */
+	int set_ios_fail_err;     /* ... with this error; 0 = MMCHAL_EIO */
+	uint32_t sdio_ocr;  /* SDIO: CMD5 answer without C (bit 31); 0 = two functions, 2.7-3.6 V */
+	bool sdio_rca_zero; /* SDIO: CMD3 publishes RCA 0 */
+	uint32_t r5_at;     /* SDIO: the CMD52 of this number (from 1) answers ... */
+	uint32_t r5_flags;  /* ... with these R5 flags and does nothing */
+	uint32_t busy_left; /* card_busy answers busy this many times ... */
+	int busy_err;       /* ... then this (0 = not busy) */
+	uint32_t st13_left; /* the next CMD13s answer exactly st13_word */
+	uint32_t if_cond_xor;   /* SD: bits flipped in the CMD8 echo */
+	uint32_t mem_r4;        /* memory card: answers CMD5 with this; 0 = silent */
+	int limits_err;         /* get_limits result when not 0 */
+	int caps_err;           /* get_caps result when not 0 */
+	int cd_err;             /* get_cd result when not 0 */
+	uint32_t sd_rca_zero;   /* SD: CMD3 publishes RCA 0 this many times */
+	uint32_t pend_op;       /* command (| FAKE_APP) whose response gets ... */
+	uint32_t pend_bits;     /* ... these status bits, once; 0 = none */
+	bool sd_no_hs;          /* SD: CMD6 mode 0 reports no high speed */
+	bool sd_hs_refuse;      /* SD: CMD6 mode 1 leaves function 0 selected */
+	uint32_t refuse_widths; /* eMMC: SWITCH_ERROR for BUS_WIDTH value v when bit v is set */
+	uint32_t garble_idx;    /* eMMC: EXT_CSD byte garble_idx - 1 reads wrong over 8 bits */
+	bool acmd22_fixed;      /* SD: ACMD22 reports acmd22_value ... */
+	uint32_t acmd22_value;  /* ... instead of the blocks really written */
+	bool rd_fail;           /* a read fails after rd_fail_after blocks were moved */
+	uint32_t rd_fail_after;
+	bool rd_over_report;       /* ... and the host reports one block more than asked */
+	bool mmc_byte_mode;        /* eMMC: byte addressed (OCR access mode 00) */
+	bool set_ios_fail_applies; /* the failing set_ios still changed the bus */
+	uint32_t st13_word;
 
 	/* records */
 	uint32_t log[FAKE_LOG_LEN];
@@ -85,6 +114,17 @@ struct fake {
 	uint32_t max_blocks_seen;
 	uint32_t max_nsg_seen;
 	uint32_t sbc_seen, stop_seen;
+	uint32_t set_ios_calls;
+	uint32_t busy_calls;
+	struct mmchal_ios ios_hist[32];     /* the first set_ios calls */
+	uint32_t log_timeout[FAKE_LOG_LEN]; /* request_sync timeout of each command */
+	uint32_t log_busy_ms[FAKE_LOG_LEN]; /* its busy_timeout_ms */
+	uint32_t log_resp1[FAKE_LOG_LEN];
+	uint32_t log_flags[FAKE_LOG_LEN]; /* its resp[1] as the host got it */
+	uint32_t cur_timeout;
+	uint32_t data_timeout_ns; /* of the last request with data */
+	uint64_t data_phys;       /* its first entry's address */
+	uint32_t cmd52_count;
 };
 
 extern const struct mmchal_host_ops fake_ops;

@@ -106,6 +106,8 @@ static void test_check_rejects_bad_accessors(void **state)
 		.read16 = r16, .write16 = w16, .read32 = r32, .write32 = w32};
 	const struct mmchal_bus_ops no_w32 = {.read16 = r16, .write16 = w16, .read32 = r32};
 	const struct mmchal_bus_ops no_r16 = {.write16 = w16, .read32 = r32, .write32 = w32};
+	const struct mmchal_bus_ops no_w16 = {.read16 = r16, .read32 = r32, .write32 = w32};
+	const struct mmchal_bus_ops no_r32 = {.read16 = r16, .write16 = w16, .write32 = w32};
 	struct mmchal_bus bus = {.ops = &full, .bus_shift = 1};
 
 	(void)state;
@@ -118,6 +120,13 @@ static void test_check_rejects_bad_accessors(void **state)
 	assert_int_equal(mmchal_bus_check(&bus), MMCHAL_EINVAL);
 	bus.ops = &no_r16;
 	assert_int_equal(mmchal_bus_check(&bus), MMCHAL_EINVAL);
+	bus.ops = &no_w16;
+	assert_int_equal(mmchal_bus_check(&bus), MMCHAL_EINVAL);
+	bus.ops = &no_r32;
+	assert_int_equal(mmchal_bus_check(&bus), MMCHAL_EINVAL);
+	bus.bus_shift = 2;
+	bus.ops = &full;
+	assert_int_equal(mmchal_bus_check(&bus), 0);
 	bus.ops = NULL;
 	assert_int_equal(mmchal_bus_check(&bus), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_bus_check(NULL), MMCHAL_EINVAL);

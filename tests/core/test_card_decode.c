@@ -380,15 +380,303 @@ static void test_cis_malformed(void **state)
 	assert_false(cis.manfid);
 }
 
+/* ctx: how many reads succeed before every later one fails. */
+static int cis_rd_until(void *ctx, uint32_t addr, uint8_t *v)
+{
+	unsigned *left = ctx;
+
+	if (*left == 0u)
+		return MMCHAL_EIO;
+	(*left)--;
+	return cis_rd(NULL, addr, v);
+}
+
+static void test_cis_read_error_at_each_kind(void **state)
+{
+	struct mmchal_card_cis_ cis;
+	unsigned left;
+
+	(void)state;
+	/* reads: null code, VERS_1 code, its link, MANFID code, link, body ... */
+	cis_setup();
+	left = 2; /* the VERS_1 link read fails */
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis),
+			 MMCHAL_EIO);
+	assert_int_equal(cis_reads, 2);
+	cis_setup();
+	left = 5; /* the first MANFID body byte fails */
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis),
+			 MMCHAL_EIO);
+	assert_int_equal(cis_reads, 5);
+	assert_false(cis.manfid);
+	cis_setup();
+	left = 1000;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_until, &left, 0x1000, true, &cis), 0);
+	assert_int_equal(cis_reads, 1 + 2 + 6 + 6 + 1);
+}
+
+/* Range edges of the decoders: printable names, block lengths, FUNCE sizes. */
+static void test_decode_edges(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_cid cid;
+	struct mmchal_csd csd;
+	struct mmchal_card_cis_ cis;
+
+	(void)state;
+	/* PNM bytes 0x1f, 0x20, 0x7e, 0x7f, 'A' */
+	put(r, 96, 8, 0x1f);
+	put(r, 88, 8, 0x20);
+	put(r, 80, 8, 0x7e);
+	put(r, 72, 8, 0x7f);
+	put(r, 64, 8, 'A');
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_string_equal(cid.pnm, "? ~?A");
+	/* SD CSD v1 with READ_BL_LEN 8, 11 and 12; eMMC with 12 */
+	memset(r, 0, sizeof(r));
+	put(r, 80, 4, 8);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 80, 4, 11);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.capacity, 1ull << (2 + 11));
+	put(r, 80, 4, 12);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 126, 2, 3);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
+	put(r, 80, 4, 11);
+	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
+	/* a common FUNCE of 3 bytes, a function FUNCE of 13: no block size */
+	cis_setup();
+	cis_mem[0x100d] = 0x03;
+	cis_mem[0x1011] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_true(cis.manfid);
+	assert_int_equal(cis.max_blk, 0);
+	cis_setup();
+	cis_mem[0x2005] = 13;
+	cis_mem[0x2006 + 13] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis.max_blk, 0);
+	/* ... and 14 is enough */
+	cis_setup();
+	cis_mem[0x2005] = 14;
+	cis_mem[0x2006 + 14] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis.max_blk, 2048);
+}
+
+/* Every TRAN_SPEED code against the tables of SD Physical Layer 5.3.2 and
+   JEDEC eMMC 7.3.12 (time values in tenths; eMMC reads 6 as 2.6 and 11 as
+   5.2), transfer rate units 100 kbit/s to 100 Mbit/s, 4-7 reserved. */
+static void test_tran_speed_every_code(void **state)
+{
+	static const uint32_t tenths_sd[16] = {0,  10, 12, 13, 15, 20, 25, 30,
+					       35, 40, 45, 50, 55, 60, 70, 80};
+	static const uint32_t tenths_mmc[16] = {0,  10, 12, 13, 15, 20, 26, 30,
+						35, 40, 45, 52, 55, 60, 70, 80};
+	static const uint32_t unit_khz[4] = {100, 1000, 10000, 100000};
+
+	(void)state;
+	for (uint32_t code = 0; code < 256u; code++) {
+		uint32_t u = code & 7u, m = (code >> 3) & 15u;
+		uint32_t sd = u > 3u ? 0u : unit_khz[u] * 100u * tenths_sd[m];
+		uint32_t mmc = u > 3u ? 0u : unit_khz[u] * 100u * tenths_mmc[m];
+
+		assert_int_equal(mmchal_card_tran_speed_hz_((uint8_t)code, false), sd);
+		assert_int_equal(mmchal_card_tran_speed_hz_((uint8_t)code, true), mmc);
+	}
+}
+
+/* Each field is exactly as wide as the register layout says: with every
+   other bit set, a field one bit wider would show it. */
+static void test_field_widths(void **state)
+{
+	uint32_t r[4];
+	struct mmchal_cid cid;
+	struct mmchal_csd csd;
+	struct mmchal_scr scr;
+	uint8_t b[8];
+
+	(void)state;
+	/* SD CID, all ones: reserved [23:20] must not reach the year, nor the
+	   year's LSB the month */
+	memset(r, 0xff, sizeof(r));
+	memset(&cid, 0xa5, sizeof(cid));
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.mid, 0xff);
+	assert_int_equal(cid.psn, 0xffffffffu);
+	assert_int_equal(cid.year, 2255);
+	assert_int_equal(cid.month, 15);
+	assert_string_equal(cid.pnm, "?????");
+	assert_int_equal(cid.pnm[6], 0);
+	/* eMMC CID, all ones */
+	mmchal_card_decode_mmc_cid_(r, 0, &cid);
+	assert_int_equal(cid.month, 15);
+	assert_int_equal(cid.prv, 0xff);
+	assert_string_equal(cid.pnm, "??????");
+	/* the PSN ends below PRV's lowest bit */
+	memset(r, 0, sizeof(r));
+	put(r, 56, 1, 1);
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.psn, 0);
+	assert_int_equal(cid.prv, 1);
+	/* eMMC year 2010 (code 13) is not moved by the REV 5 rule */
+	memset(r, 0, sizeof(r));
+	put(r, 8, 4, 13);
+	mmchal_card_decode_mmc_cid_(r, 5, &cid);
+	assert_int_equal(cid.year, 2010);
+	put(r, 8, 4, 12);
+	mmchal_card_decode_mmc_cid_(r, 5, &cid);
+	assert_int_equal(cid.year, 2025);
+
+	/* SD CSD v1: C_SIZE [73:62] with reserved bit 74 set, TRAN_SPEED LSB set */
+	memset(r, 0, sizeof(r));
+	put(r, 96, 8, 0x33);
+	put(r, 84, 12, 0x5b5);
+	put(r, 80, 4, 9);
+	put(r, 74, 1, 1);
+	put(r, 62, 12, 1);
+	put(r, 47, 3, 0);
+	memset(&csd, 0xa5, sizeof(csd));
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.ccc, 0x5b5);
+	assert_int_equal(csd.capacity, 2u * 4u * 512u);
+	assert_int_equal(csd.spec_vers, 0);
+	/* SD CSD v2: C_SIZE [69:48] with reserved bit 70 set */
+	memset(r, 0, sizeof(r));
+	put(r, 126, 2, 1);
+	put(r, 80, 4, 9);
+	put(r, 70, 1, 1);
+	put(r, 48, 22, 3);
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
+	assert_int_equal(csd.capacity, 4ull << 19);
+	/* all ones: CCC is 12 bits even when the decode fails */
+	memset(r, 0xff, sizeof(r));
+	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
+	assert_int_equal(csd.ccc, 0xfff);
+
+	/* eMMC erase group: WRITE_BL_LEN [25:22] 10 and 11 scale it, 8, 9 and 12
+	   do not; R2W_FACTOR's LSB (bit 26) is not part of it */
+	{
+		static const struct {
+			uint32_t wbl, grp;
+		} w[] = {{8, 4}, {9, 4}, {10, 8}, {11, 16}, {12, 4}};
+
+		for (uint32_t k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
+			memset(r, 0, sizeof(r));
+			put(r, 80, 4, 9);
+			put(r, 42, 5, 1); /* ERASE_GRP_SIZE 1: 2 */
+			put(r, 37, 5, 1); /* ERASE_GRP_MULT 1: 2 */
+			put(r, 22, 4, w[k].wbl);
+			put(r, 26, 1, 1);
+			assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
+			assert_int_equal(csd.erase_grp, w[k].grp);
+		}
+	}
+
+	/* SCR: SD_SPEC3 is bit 7 of byte 2 only; a failed decode leaves zeros */
+	memset(b, 0, sizeof(b));
+	b[1] = 0x01;
+	b[2] = 0x7f;
+	memset(&scr, 0xa5, sizeof(scr));
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
+	assert_false(scr.sd_spec3);
+	b[2] = 0x80;
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), 0);
+	assert_true(scr.sd_spec3);
+	b[0] = 0x10;
+	memset(&scr, 0xa5, sizeof(scr));
+	assert_int_equal(mmchal_card_decode_scr_(b, &scr), MMCHAL_EPROTO);
+	assert_int_equal(scr.sd_spec, 0);
+	assert_false(scr.sd_spec3);
+	assert_int_equal(scr.bus_widths, 0);
+	assert_int_equal(scr.erased_byte, 0);
+	assert_false(scr.cmd23);
+}
+
+/* Reads 0xff (CISTPL_END) at the last address of the CIS area. */
+static int cis_rd_last(void *ctx, uint32_t addr, uint8_t *v)
+{
+	(void)ctx;
+	cis_reads++;
+	*v = addr == 0x17fffu ? 0xffu : 0x00u;
+	return 0;
+}
+
+static void test_ext_csd_and_cis_edges(void **state)
+{
+	static uint8_t b[512];
+	struct mmchal_ext_csd ext;
+	struct mmchal_card_cis_ cis;
+
+	(void)state;
+	memset(b, 0, sizeof(b));
+	b[EXT_CSD_SEC_COUNT] = 1;
+	/* GENERIC_CMD6_TIME counts from REV 6 */
+	b[EXT_CSD_REV] = 6;
+	b[EXT_CSD_GENERIC_CMD6_TIME] = 5;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 50);
+	b[EXT_CSD_REV] = 5;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.cmd6_time_ms, 500);
+	/* TRIM is bit 4 of SEC_FEATURE_SUPPORT only */
+	b[EXT_CSD_SEC_FEATURE] = 0xef;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_false(ext.trim);
+	b[EXT_CSD_SEC_FEATURE] = 0x10;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_true(ext.trim);
+	/* SEC_COUNT 0 is refused from REV 2 on */
+	b[EXT_CSD_SEC_COUNT] = 0;
+	b[EXT_CSD_REV] = 2;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), MMCHAL_EPROTO);
+	b[EXT_CSD_REV] = 1;
+	assert_int_equal(mmchal_card_decode_ext_csd_(b, &ext), 0);
+	assert_int_equal(ext.sec_count, 0);
+
+	/* lock errors are protocol errors */
+	assert_int_equal(mmchal_card_status_err_(R1_CARD_IS_LOCKED, 0xffffffffu), MMCHAL_EILSEQ);
+	assert_int_equal(mmchal_card_status_err_(R1_LOCK_UNLOCK_FAILED, 0xffffffffu),
+			 MMCHAL_EILSEQ);
+	assert_int_equal(mmchal_card_status_err_(R1_BLOCK_LEN_ERROR, 0xffffffffu), MMCHAL_EILSEQ);
+
+	/* the last address of the area is still read */
+	cis_reads = 0;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_last, NULL, 0x17fff, true, &cis), 0);
+	assert_int_equal(cis_reads, 1);
+	/* 63 null tuples and an END: the 64th tuple is still looked at */
+	cis_setup();
+	memset(&cis_mem[0x1000], 0, 63);
+	cis_mem[0x1000 + 63] = 0xff;
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
+	assert_int_equal(cis_reads, 64);
+	/* a long FUNCE body: 16 bytes are read, no more */
+	cis_setup();
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x2000, false, &cis), 0);
+	assert_int_equal(cis_reads, 2 + 2 + 16 + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bits),      cmocka_unit_test(test_tran_speed),
-		cmocka_unit_test(test_sd_cid),    cmocka_unit_test(test_mmc_cid),
-		cmocka_unit_test(test_sd_csd_v1), cmocka_unit_test(test_sd_csd_v2),
-		cmocka_unit_test(test_mmc_csd),   cmocka_unit_test(test_scr),
-		cmocka_unit_test(test_ext_csd),   cmocka_unit_test(test_status),
-		cmocka_unit_test(test_cis),       cmocka_unit_test(test_cis_malformed),
+		cmocka_unit_test(test_bits),
+		cmocka_unit_test(test_tran_speed),
+		cmocka_unit_test(test_sd_cid),
+		cmocka_unit_test(test_mmc_cid),
+		cmocka_unit_test(test_sd_csd_v1),
+		cmocka_unit_test(test_sd_csd_v2),
+		cmocka_unit_test(test_mmc_csd),
+		cmocka_unit_test(test_scr),
+		cmocka_unit_test(test_ext_csd),
+		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_cis),
+		cmocka_unit_test(test_cis_malformed),
+		cmocka_unit_test(test_cis_read_error_at_each_kind),
+		cmocka_unit_test(test_decode_edges),
+		cmocka_unit_test(test_tran_speed_every_code),
+		cmocka_unit_test(test_field_widths),
+		cmocka_unit_test(test_ext_csd_and_cis_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -266,6 +266,98 @@ static void test_bad_cursor(void **state)
 	assert_int_equal(mmchal_card_split_next_(&cur, &l, out, 0, &list, &n, &b), MMCHAL_EINVAL);
 }
 
+/* The partial block given back spans several entries: they are dropped
+   whole, the last kept one is shortened, and the next request starts at the
+   first byte given back. */
+static void test_give_back_spans_entries(void **state)
+{
+	struct mmchal_sg sg[6] = {ent(0, 400),    ent(1024, 300), ent(2048, 100),
+				  ent(3072, 100), ent(4096, 112), ent(8192, 2060)};
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 6};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+	uint32_t n;
+
+	(void)state;
+	l.max_segs = 4;
+	/* 400 + 300 + 100 + 100 = 900: one block and 388 bytes over */
+	n = next(&cur, &l, &list, 1);
+	assert_ptr_equal(list, out);
+	assert_int_equal(n, 2);
+	check_piece(&list[0], 0, 400);
+	check_piece(&list[1], 1024, 112);
+	assert_int_equal(cur.idx, 1);
+	assert_int_equal(cur.off, 112);
+	/* 188 + 100 + 100 + 112 = 500 after the given-back 188: not a block;
+	   with more entries allowed the rest goes in one */
+	l.max_segs = 16;
+	n = next(&cur, &l, &list, 5);
+	assert_int_equal(n, 5);
+	check_piece(&list[0], 1024 + 112, 188);
+	check_piece(&list[4], 8192, 2060);
+	assert_int_equal(cur.idx, 6);
+}
+
+static void test_cap_and_boundary_edges(void **state)
+{
+	struct mmchal_sg a[2] = {ent(0, 512), ent(0x1000, 1024)};
+	struct mmchal_sg b[1] = {ent(0x1e00, 1024)};
+	struct mmchal_sg c[1] = {ent(0x1200, 0x2000)};
+	struct mmchal_sg d[1] = {ent(0x1000, 2048)};
+	struct mmchal_card_split_ cur = {.sg = a, .nsg = 2};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+	uint32_t n;
+
+	(void)state;
+	/* the block cap cuts the second entry to what is left of it */
+	l.max_blocks = 2;
+	n = next(&cur, &l, &list, 2);
+	assert_int_equal(n, 2);
+	check_piece(&list[1], 0x1000, 512);
+	n = next(&cur, &l, &list, 1);
+	check_piece(&list[0], 0x1200, 512);
+	/* an entry exactly max_seg_size long is not cut, even off a page */
+	l = lim_default();
+	l.virt_boundary = 0xfff;
+	l.max_seg_size = 1024;
+	cur = (struct mmchal_card_split_){.sg = b, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	assert_ptr_equal(list, b);
+	/* an entry crossing pages is not cut when no size limit applies */
+	l = lim_default();
+	l.virt_boundary = 0xfff;
+	cur = (struct mmchal_card_split_){.sg = c, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 16), 1);
+	assert_ptr_equal(list, c);
+	/* a size cut with no page boundary inside keeps its length; the
+	   request then ends at it */
+	l.max_seg_size = 1024;
+	cur = (struct mmchal_card_split_){.sg = d, .nsg = 1};
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	check_piece(&list[0], 0x1000, 1024);
+	assert_int_equal(next(&cur, &l, &list, 2), 1);
+	check_piece(&list[0], 0x1400, 1024);
+}
+
+/* A given-back tail exactly one entry long drops that entry whole. */
+static void test_give_back_exact_entry(void **state)
+{
+	struct mmchal_sg sg[3] = {ent(0, 512), ent(0x1000, 100), ent(0x2000, 412)};
+	struct mmchal_card_split_ cur = {.sg = sg, .nsg = 3};
+	struct mmchal_card_split_lim_ l = lim_default();
+	const struct mmchal_sg *list;
+
+	(void)state;
+	l.max_segs = 2;
+	assert_int_equal(next(&cur, &l, &list, 1), 1);
+	check_piece(&list[0], 0, 512);
+	assert_int_equal(cur.idx, 1);
+	assert_int_equal(cur.off, 0);
+	assert_int_equal(next(&cur, &l, &list, 1), 2);
+	assert_ptr_equal(list, &sg[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +373,9 @@ int main(void)
 		cmocka_unit_test(test_seg_size_cut_keeps_virt_boundary),
 		cmocka_unit_test(test_dma_only_buffers),
 		cmocka_unit_test(test_bad_cursor),
+		cmocka_unit_test(test_give_back_spans_entries),
+		cmocka_unit_test(test_cap_and_boundary_edges),
+		cmocka_unit_test(test_give_back_exact_entry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -98,6 +98,12 @@ static void test_port_check(void **state)
 	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
 	port.cache_line = 32;
 	assert_int_equal(mmchal_port_check(&port), 0);
+	/* 1 is a power of two; 3 is not */
+	port.cache_line = 1;
+	assert_int_equal(mmchal_port_check(&port), 0);
+	port.cache_line = 3;
+	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
+	port.cache_line = 32;
 	port.ops = NULL;
 	assert_int_equal(mmchal_port_check(&port), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_port_check(NULL), MMCHAL_EINVAL);
@@ -147,6 +153,8 @@ static void test_iommu_check(void **state)
 	ops.get_caps = NULL;
 	assert_int_equal(mmchal_iommu_check(&io), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_iommu_check(NULL), MMCHAL_EINVAL);
+	io.ops = NULL;
+	assert_int_equal(mmchal_iommu_check(&io), MMCHAL_EINVAL);
 }
 
 static int chan_caps(void *ctx, struct mmchal_dma_dir_caps *c)
@@ -184,8 +192,17 @@ static void test_dma_chan_check(void **state)
 	ops.terminate = chan_op;
 	ops.prepare = NULL;
 	assert_int_equal(mmchal_dma_chan_check(&ch), MMCHAL_EINVAL);
+	ops.prepare = chan_prep;
+	ops.get_caps = NULL;
+	assert_int_equal(mmchal_dma_chan_check(&ch), MMCHAL_EINVAL);
+	ops.get_caps = chan_caps;
+	ops.submit = NULL;
+	assert_int_equal(mmchal_dma_chan_check(&ch), MMCHAL_EINVAL);
+	ops.submit = chan_op;
+	assert_int_equal(mmchal_dma_chan_check(&ch), 0);
 	ch.ops = NULL;
 	assert_int_equal(mmchal_dma_chan_check(&ch), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_dma_chan_check(NULL), MMCHAL_EINVAL);
 }
 
 static int be_caps(void *ctx, struct mmchal_host_caps *h, struct mmchal_dma_caps *d)
@@ -267,6 +284,19 @@ static void test_backend_check_and_wrappers(void **state)
 	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
 	ops.abort = chan_op;
 	ops.start = NULL;
+	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
+	ops.start = be_start;
+	ops.probe = NULL;
+	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
+	ops.probe = chan_op;
+	ops.get_caps = NULL;
+	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
+	ops.get_caps = be_caps;
+	ops.set_ios = NULL;
+	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
+	ops.set_ios = be_ios;
+	assert_int_equal(mmchal_backend_check(&be), 0);
+	be.ops = NULL;
 	assert_int_equal(mmchal_backend_check(&be), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_backend_check(NULL), MMCHAL_EINVAL);
 }

@@ -74,12 +74,66 @@ static void test_overflow_is_bounded(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* The unit edges: exactly 1 KiB, a count of KiB that is not a whole MiB
+   though above 1024, and more than 1023 TiB (no unit above TiB). */
+static void test_size_edges(void **state)
+{
+	struct mmchal_strbuf_ sb;
+	char buf[128];
+
+	(void)state;
+	mmchal_sb_init_(&sb, buf, sizeof(buf));
+	mmchal_sb_putsize_(&sb, 1024);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 1023);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 1025u * 1024u);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_putsize_(&sb, 1ull << 50);
+	assert_string_equal(buf,
+			    "1024 (1 KiB)|1023|1049600 (1025 KiB)|1125899906842624 (1024 TiB)");
+	/* hex: leading zeros dropped, a zero value keeps one digit */
+	mmchal_sb_init_(&sb, buf, sizeof(buf));
+	mmchal_sb_puthex_(&sb, 0);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_puthex_(&sb, 0x10);
+	mmchal_sb_putc_(&sb, '|');
+	mmchal_sb_puthex_(&sb, 0xf000000000000000ull);
+	assert_string_equal(buf, "0x0|0x10|0xf000000000000000");
+}
+
+/* A buffer of no bytes is never written, not even the terminator. */
+static void test_zero_size(void **state)
+{
+	char c[2] = {'x', 'y'};
+	struct mmchal_strbuf_ sb;
+
+	(void)state;
+	mmchal_sb_init_(&sb, c, 0);
+	assert_int_equal(c[0], 'x');
+	mmchal_sb_putc_(&sb, 'a');
+	mmchal_sb_putu_(&sb, 42);
+	assert_true(sb.overflow);
+	assert_int_equal(sb.len, 0);
+	assert_int_equal(c[0], 'x');
+	assert_int_equal(c[1], 'y');
+	/* one byte holds the terminator only */
+	mmchal_sb_init_(&sb, c, 1);
+	assert_int_equal(c[0], '\0');
+	mmchal_sb_putc_(&sb, 'a');
+	assert_true(sb.overflow);
+	assert_int_equal(c[0], '\0');
+	assert_int_equal(c[1], 'y');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_overflow_is_bounded),
+		cmocka_unit_test(test_zero_size),
+		cmocka_unit_test(test_size_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
