@@ -489,17 +489,23 @@ static void test_big_request_edges(void **state)
 	fk.limits.max_blk_count = 1;
 	assert_int_equal(mmchal_card_read(&card, 0, 66000, &sg, 1), MMCHAL_EINVAL);
 	assert_int_equal(fk.max_blocks_seen, 65535);
-	/* an SD write of 66000 blocks fails; ACMD22 reports 65541 (three bytes) */
+	/* an SD write of 66000 blocks fails on the bus; ACMD22 reports 65541
+	 * (three bytes) */
 	start(FAKE_SDHC);
 	sg = sg_at(0, 66000u * 512u);
 	card.info.sectors = 200000;
 	card.limits.max_blk_count = 100000;
 	card.limits.max_req_size = 0;
 	card.limits.max_seg_size = 0;
-	fk.limits.max_blk_count = 1;
+	fk.limits.max_blk_count = 100000;
+	fk.limits.max_req_size = 100000u * 512u;
+	fk.limits.max_seg_size = UINT32_MAX;
+	fk.fail_op = 25;
+	fk.fail_err = MMCHAL_EIO;
+	fk.fail_times = 1;
 	fk.acmd22_fixed = true;
 	fk.acmd22_value = 65541;
-	assert_int_equal(mmchal_card_write(&card, 0, 66000, &sg, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_card_write(&card, 0, 66000, &sg, 1), MMCHAL_EIO);
 	assert_true(card.err.bytes_from_card);
 	assert_int_equal(card.err.bytes_done, 65541ull * 512u);
 }
