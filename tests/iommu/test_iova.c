@@ -436,6 +436,182 @@ static void test_top_gap_between_leaves(void **state)
 	check_gap_between_leaves(true);
 }
 
+/* Tree nodes visited by the last operation and the most since the last
+ * reset, as the counters report them. */
+static void expect_visits(uint32_t last, uint32_t max)
+{
+	struct mmchal_iova_stats st;
+
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.last_visits, last);
+	assert_int_equal(st.max_visits, max);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+}
+
+static void alloc_expect(uint64_t npages, uint64_t limit, uint64_t start)
+{
+	uint64_t s = 0;
+
+	assert_int_equal(mmchal_iova_alloc(&v, npages, limit, false, &s), 0);
+	assert_int_equal(s, start);
+}
+
+static void test_visits_exact(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s;
+
+	(void)state;
+	init(1, 100000, sizeof(pool));
+	/* An empty tree: the whole aperture is the top gap, no node read. */
+	alloc_expect(1, 100000, 100000);
+	expect_visits(0, 0);
+	/* 300 pages packed from the top: three levels. */
+	for (uint64_t i = 1; i < 300u; i++)
+		alloc_expect(1, 100000, 100000u - i);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	alloc_expect(1, 100000, 99700);
+	expect_visits(4, 4);
+	alloc_expect(1, 50, 50);
+	expect_visits(4, 4);
+	/* A page inside a leaf whose neighbours touch it: pending removal. */
+	assert_int_equal(mmchal_iova_free(&v, 99850), 0);
+	expect_visits(9, 9);
+	assert_non_null(v.pend);
+	assert_true(v.top_valid);
+	assert_int_equal(v.top_a, 99850);
+	assert_int_equal(v.top_b, 99850);
+	/* Taking exactly that page again cancels the removal: one visit, and
+	 * the top gap is then unknown, bounded just below it. */
+	alloc_expect(1, 100000, 99850);
+	expect_visits(1, 1);
+	assert_null(v.pend);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, 99849);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Without a top gap the tree is searched. */
+	alloc_expect(1, 100000, 99699);
+	expect_visits(6, 6);
+	/* No room: counted as a failure, nothing visited. */
+	assert_int_equal(mmchal_iova_alloc(&v, 99700, 100000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 1);
+	expect_visits(0, 0);
+	assert_int_equal(mmchal_iova_free(&v, 12345), MMCHAL_ENOENT);
+	expect_visits(1, 1);
+	assert_int_equal(mmchal_iova_free(&v, 99800), 0);
+	expect_visits(5, 5);
+	assert_int_equal(mmchal_iova_free(&v, 50), 0);
+	expect_visits(6, 6);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* One node, full: the next range would need a split. */
+	init(1, 100000, MMCHAL_IOVA_NODE_SIZE);
+	for (uint64_t i = 0; i < 16u; i++)
+		alloc_expect(1, 100000u - 2u * i, 100000u - 2u * i);
+	expect_visits(3, 3);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 100000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 1);
+	expect_visits(1, 1);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(st.live_ranges, 16);
+}
+
+static _Alignas(16) uint64_t cache_buf[4u * 4u + 2u];
+
+static void init_cache(uint32_t max, uint32_t depth, uint32_t flags)
+{
+	struct mmchal_iova_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = cache_buf;
+	cfg.cache_mem_size = MMCHAL_IOVA_CACHE_BYTES(max, depth);
+	cfg.cache_max_pages = max;
+	cfg.cache_depth = depth;
+	cfg.flags = flags;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+}
+
+static void test_cache_init(void **state)
+{
+	struct mmchal_iova_cfg cfg;
+	struct mmchal_iova_stats st;
+	uint64_t s;
+
+	(void)state;
+	/* Every bin starts empty whatever the memory held, and nothing past
+	 * the cache memory is written. */
+	memset(cache_buf, 0xa5, sizeof(cache_buf));
+	init_cache(4, 3, 0);
+	for (unsigned int i = 0; i < 4u; i++)
+		assert_int_equal(cache_buf[i * 4u], 0);
+	assert_int_equal(cache_buf[1], 0xa5a5a5a5a5a5a5a5ull);
+	assert_int_equal(cache_buf[16], 0xa5a5a5a5a5a5a5a5ull);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = (char *)cache_buf + 4;
+	cfg.cache_mem_size = 64;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.cache_mem = (char *)cache_buf + 8;
+	cfg.cache_max_pages = 2;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+	/* More sizes than 65 535 are refused before the memory is looked at. */
+	cfg.cache_mem = cache_buf;
+	cfg.cache_max_pages = 65536;
+	cfg.cache_mem_size = (size_t)65536u * 16u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+
+	/* A checked cache never takes a range on trust, even of one page. */
+	init_cache(4, 3, MMCHAL_IOVA_F_CHECK_CACHED);
+	assert_int_equal(mmchal_iova_free_cached(&v, 777, 1), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, 0);
+
+	/* A cached range of the largest cached size is not freed twice; a
+	 * size that does not match is refused. */
+	init_cache(4, 3, 0);
+	alloc_expect(4, 1000, 997);
+	alloc_expect(6, 1000, 991);
+	assert_int_equal(mmchal_iova_free_cached(&v, 997, 4), 0);
+	assert_int_equal(mmchal_iova_free(&v, 997), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_free_cached(&v, 991, 5), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_find(&v, 991, &s, NULL), 0);
+	assert_int_equal(s, 991);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* Resetting the counters clears the hit, miss and failure counts and
+	 * leaves the live ones. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 4, 1000, false, &s), 0);
+	assert_int_equal(s, 997);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, 1000, false, &s), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 2000, 1000, false, &s), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_iova_alloc(&v, 990, 1000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cache_hits, 1);
+	assert_int_equal(st.cache_misses, 1);
+	assert_int_equal(st.failures, 1);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cache_hits, 0);
+	assert_int_equal(st.cache_misses, 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(st.max_visits, 0);
+	assert_int_equal(st.live_ranges, 3);
+	assert_int_equal(mmchal_iova_reset_stats(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free(NULL, 997), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +626,8 @@ int main(void)
 		cmocka_unit_test(test_stats_and_visits),
 		cmocka_unit_test(test_node_pool_exhausted_at_every_height),
 		cmocka_unit_test(test_top_gap_between_leaves),
+		cmocka_unit_test(test_visits_exact),
+		cmocka_unit_test(test_cache_init),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

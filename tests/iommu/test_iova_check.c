@@ -107,7 +107,10 @@ static void test_hint(void **state)
  * make one defect at a time while everything else stays consistent, so
  * that exactly one test of the checker can notice it.
  */
-static uint64_t cache_mem[MMCHAL_IOVA_CACHE_BYTES(4, 4) / 8u];
+/* The cache memory follows five words that read as an over-full bin: a
+ * walk of the bins that starts one bin early finds them. */
+static uint64_t cache_area[5u + MMCHAL_IOVA_CACHE_BYTES(4, 4) / 8u];
+#define CACHE_MEM (cache_area + 5)
 
 static void init_ap(uint64_t a, uint64_t b, size_t pool_bytes, bool with_cache)
 {
@@ -119,8 +122,10 @@ static void init_ap(uint64_t a, uint64_t b, size_t pool_bytes, bool with_cache)
 	cfg.node_mem = pool;
 	cfg.node_mem_size = pool_bytes;
 	if (with_cache) {
-		cfg.cache_mem = cache_mem;
-		cfg.cache_mem_size = sizeof(cache_mem);
+		cfg.cache_mem = CACHE_MEM;
+		cfg.cache_mem_size = MMCHAL_IOVA_CACHE_BYTES(4, 4);
+		for (unsigned int i = 0; i < 5u; i++)
+			cache_area[i] = 0xffff;
 		cfg.cache_max_pages = 4;
 		cfg.cache_depth = 4;
 	}
