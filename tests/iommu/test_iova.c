@@ -612,6 +612,116 @@ static void test_cache_init(void **state)
 	assert_int_equal(mmchal_iova_free(NULL, 997), MMCHAL_EINVAL);
 }
 
+/* 300 single pages packed from the top of [1, 100000]. */
+static void build_packed(void)
+{
+	init(1, 100000, sizeof(pool));
+	for (uint64_t i = 0; i < 300u; i++)
+		alloc_expect(1, 100000, 100000u - i);
+	assert_int_equal(v.height, 3);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+}
+
+static void expect_top(uint64_t a, uint64_t b)
+{
+	assert_true(v.top_valid);
+	assert_int_equal(v.top_a, a);
+	assert_int_equal(v.top_b, b);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_hint_leaf_edges(void **state)
+{
+	iova_node_ *l, *l2;
+	uint64_t p;
+
+	(void)state;
+	build_packed();
+	l = v.root;
+	while (!l->leaf)
+		l = l->child[0];
+	l2 = l->parent->child[1];
+	p = l2->key[0];
+	/* The first range of a leaf that has one before it: the gap it
+	 * leaves is bounded by the previous leaf's last range. */
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	assert_null(v.pend);
+	expect_top(p, p);
+	expect_visits(5, 5);
+	/* Taken again, into the leaf of the last operation: it lies between
+	 * that leaf's neighbours. */
+	alloc_expect(1, 100000, p);
+	expect_visits(2, 2);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Freed again: found in the same leaf without a descent. */
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(1, 1);
+	expect_top(p, p);
+	alloc_expect(1, 100000, p);
+	/* The last range of a leaf, freed from the leaf it is in. */
+	p = l2->key[l2->n - 1u];
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(3, 3);
+	assert_null(v.pend);
+	expect_top(p, p);
+	/* The first range of the leaf of the last operation. */
+	p = l2->key[0];
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(3, 3);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_old_top_gap(void **state)
+{
+	iova_node_ *l;
+	uint64_t q;
+
+	(void)state;
+	build_packed();
+	assert_int_equal(mmchal_iova_free(&v, 99850), 0);
+	assert_non_null(v.pend);
+	expect_top(99850, 99850);
+	/* Below the top gap: the top gap stays, and stays out of the
+	 * annotations. */
+	assert_int_equal(mmchal_iova_free(&v, 99800), 0);
+	expect_top(99850, 99850);
+	/* Next to it from above: one top gap of two pages. */
+	assert_int_equal(mmchal_iova_free(&v, 99851), 0);
+	expect_top(99850, 99851);
+	/* Above it: the new top gap, the old one an ordinary gap. */
+	assert_int_equal(mmchal_iova_free(&v, 99900), 0);
+	expect_top(99900, 99900);
+	alloc_expect(1, 100000, 99900);
+	alloc_expect(2, 100000, 99850);
+	alloc_expect(1, 100000, 99800);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* A cancelled removal leaves the top gap bounded just below the
+	 * page; freeing exactly that page pends it as the new top gap. */
+	build_packed();
+	l = v.root->child[1]->child[1];
+	assert_true(l->leaf);
+	q = l->key[2];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	alloc_expect(1, 100000, q);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, q - 1u);
+	assert_int_equal(mmchal_iova_free(&v, q - 1u), 0);
+	assert_ptr_equal(v.pend, l);
+	assert_int_equal(v.pend_idx, 1);
+	expect_top(q - 1u, q - 1u);
+
+	/* Taking the whole top gap leaves it unknown, bounded below the
+	 * aperture. */
+	init(1, 1000, sizeof(pool));
+	alloc_expect(1000, 1000, 1);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_free(&v, 1), 0);
+	expect_top(1, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -628,6 +738,8 @@ int main(void)
 		cmocka_unit_test(test_top_gap_between_leaves),
 		cmocka_unit_test(test_visits_exact),
 		cmocka_unit_test(test_cache_init),
+		cmocka_unit_test(test_hint_leaf_edges),
+		cmocka_unit_test(test_old_top_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
