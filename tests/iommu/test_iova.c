@@ -711,6 +711,25 @@ static void test_old_top_gap(void **state)
 	assert_int_equal(v.pend_idx, 1);
 	expect_top(q - 1u, q - 1u);
 
+	/* An old top gap between two leaves becomes an ordinary gap of
+	 * their parent. */
+	build_packed();
+	l = v.root;
+	while (!l->leaf)
+		l = l->child[0];
+	q = l->key[l->n - 1u];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	expect_top(q, q);
+	assert_int_equal(l->end[l->n - 1u], q - 1u);
+	assert_int_equal(mmchal_iova_free(&v, 99900), 0);
+	expect_top(99900, 99900);
+	assert_int_equal(l->parent->own_gap, 1);
+	assert_int_equal(l->parent->own_ord, 1);
+	alloc_expect(1, 100000, 99900);
+	alloc_expect(1, 100000, q);
+	assert_int_equal(l->parent->own_gap, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
 	/* Taking the whole top gap leaves it unknown, bounded below the
 	 * aperture. */
 	init(1, 1000, sizeof(pool));
