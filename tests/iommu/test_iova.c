@@ -741,6 +741,54 @@ static void test_old_top_gap(void **state)
 	expect_top(1, 1000);
 }
 
+static void test_search_paths(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t q, p, s;
+
+	(void)state;
+	/* A gap between the root's first two subtrees, found by the search
+	 * once the top gap is unknown: the range goes last into the rightmost
+	 * leaf below the gap. */
+	build_packed();
+	q = v.root->end[0];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	expect_top(q, q);
+	p = v.root->key[v.root->n - 1u] + 5u;
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_top(p, p);
+	alloc_expect(1, 100000, p);
+	assert_false(v.top_valid);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	alloc_expect(1, 100000, q);
+	expect_visits(5, 5);
+	assert_int_equal(v.root->end[0], q);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* An aperture filled up, then one aligned block of two pages free and
+	 * the top gap unknown: an aligned request of four pages fails without
+	 * reading the tree (the root's largest aligned block is too small). */
+	init(1, 300, sizeof(pool));
+	for (uint64_t i = 0; i < 300u; i++)
+		alloc_expect(1, 300, 300u - i);
+	assert_int_equal(mmchal_iova_free(&v, 102), 0);
+	assert_int_equal(mmchal_iova_free(&v, 103), 0);
+	assert_int_equal(mmchal_iova_free(&v, 200), 0);
+	expect_top(200, 200);
+	alloc_expect(1, 300, 200);
+	assert_false(v.top_valid);
+	assert_int_equal(v.root_ord, 2);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 300, true, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_alloc(&v, 3, 300, true, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 2);
+	expect_visits(0, 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 300, true, &s), 0);
+	assert_int_equal(s, 102);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -759,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_cache_init),
 		cmocka_unit_test(test_hint_leaf_edges),
 		cmocka_unit_test(test_old_top_gap),
+		cmocka_unit_test(test_search_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

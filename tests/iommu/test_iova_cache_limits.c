@@ -71,6 +71,9 @@ static void test_depth_clamped(void **state)
 	cfg.cache_depth = 70000;
 	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
 	assert_int_equal(v.cache_depth, 65535);
+	cfg.cache_depth = 65536;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+	assert_int_equal(v.cache_depth, 65535);
 	/* Exactly 65 535 per size needs 65 536 words. */
 	cfg.cache_depth = 0;
 	cfg.cache_mem_size = 65536u * 8u;
