@@ -610,6 +610,7 @@ static void test_cache_init(void **state)
 	assert_int_equal(st.live_ranges, 3);
 	assert_int_equal(mmchal_iova_reset_stats(NULL), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_iova_free(NULL, 997), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_find(NULL, 997, &s, NULL), MMCHAL_EINVAL);
 }
 
 /* 300 single pages packed from the top of [1, 100000]. */
@@ -685,8 +686,11 @@ static void test_old_top_gap(void **state)
 	 * annotations. */
 	assert_int_equal(mmchal_iova_free(&v, 99800), 0);
 	expect_top(99850, 99850);
-	/* Next to it from above: one top gap of two pages. */
+	/* Next to it from above: one top gap of two pages (nothing to count
+	 * in the annotations). */
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
 	assert_int_equal(mmchal_iova_free(&v, 99851), 0);
+	expect_visits(4, 4);
 	expect_top(99850, 99851);
 	/* Above it: the new top gap, the old one an ordinary gap. */
 	assert_int_equal(mmchal_iova_free(&v, 99900), 0);
@@ -784,6 +788,9 @@ static void test_search_paths(void **state)
 	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
 	assert_int_equal(st.failures, 2);
 	expect_visits(0, 0);
+	/* Searched, but below the limit nothing fits. */
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 102, false, &s), MMCHAL_ENOMEM);
+	expect_visits(3, 3);
 	assert_int_equal(mmchal_iova_alloc(&v, 2, 300, true, &s), 0);
 	assert_int_equal(s, 102);
 	assert_int_equal(mmchal_iova_check(&v), 0);
