@@ -23,6 +23,9 @@ static void init(uint64_t a, uint64_t b, size_t pool_bytes)
 {
 	struct mmchal_iova_cfg cfg;
 
+	/* The pool's old contents must not matter: every node is set up
+	 * when it is handed out. */
+	memset(pool, 0x5a, pool_bytes);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.aperture_start = a;
 	cfg.aperture_end = b;
