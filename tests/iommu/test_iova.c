@@ -799,6 +799,55 @@ static void test_search_paths(void **state)
 	assert_int_equal(mmchal_iova_check(&v), 0);
 }
 
+static uint64_t visits_of_last(void)
+{
+	struct mmchal_iova_stats st;
+
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	return st.last_visits;
+}
+
+/* Total visits of a fixed sequence that merges and splits leaves and inner
+ * nodes: whether the leaf of the last operation is reused (or dropped with
+ * a merged node) shows in the sum. */
+static void test_visit_totals(void **state)
+{
+	uint64_t sum_free = 0, sum_alloc = 0, sum_mixed = 0, s;
+
+	(void)state;
+	build_packed();
+	for (uint64_t i = 0; i < 300u; i += 3u) {
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_free += visits_of_last();
+	}
+	for (uint64_t i = 0; i < 300u; i++) {
+		if (i % 3u == 0)
+			continue;
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_free += visits_of_last();
+		if (i % 50u == 0)
+			assert_int_equal(mmchal_iova_check(&v), 0);
+	}
+	assert_null(v.root);
+	for (uint64_t i = 0; i < 300u; i++) {
+		alloc_expect(1, 100000, 100000u - i);
+		sum_alloc += visits_of_last();
+	}
+	for (uint64_t i = 0; i < 300u; i += 2u) {
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_mixed += visits_of_last();
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 99701u + i, false, &s), 0);
+		assert_int_equal(s, 99701u + i);
+		sum_mixed += visits_of_last();
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_mixed += visits_of_last();
+	}
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(sum_free, 1314);
+	assert_int_equal(sum_alloc, 1007);
+	assert_int_equal(sum_mixed, 1411);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_hint_leaf_edges),
 		cmocka_unit_test(test_old_top_gap),
 		cmocka_unit_test(test_search_paths),
+		cmocka_unit_test(test_visit_totals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
