@@ -23,6 +23,9 @@ static void init(uint64_t a, uint64_t b, size_t pool_bytes)
 {
 	struct mmchal_iova_cfg cfg;
 
+	/* The pool's old contents must not matter: every node is set up
+	 * when it is handed out. */
+	memset(pool, 0x5a, pool_bytes);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.aperture_start = a;
 	cfg.aperture_end = b;
@@ -436,6 +439,422 @@ static void test_top_gap_between_leaves(void **state)
 	check_gap_between_leaves(true);
 }
 
+/* Tree nodes visited by the last operation and the most since the last
+ * reset, as the counters report them. */
+static void expect_visits(uint32_t last, uint32_t max)
+{
+	struct mmchal_iova_stats st;
+
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.last_visits, last);
+	assert_int_equal(st.max_visits, max);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+}
+
+static void alloc_expect(uint64_t npages, uint64_t limit, uint64_t start)
+{
+	uint64_t s = 0;
+
+	assert_int_equal(mmchal_iova_alloc(&v, npages, limit, false, &s), 0);
+	assert_int_equal(s, start);
+}
+
+static void test_visits_exact(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s;
+
+	(void)state;
+	init(1, 100000, sizeof(pool));
+	/* An empty tree: the whole aperture is the top gap, no node read. */
+	alloc_expect(1, 100000, 100000);
+	expect_visits(0, 0);
+	/* 300 pages packed from the top: three levels. */
+	for (uint64_t i = 1; i < 300u; i++)
+		alloc_expect(1, 100000, 100000u - i);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	alloc_expect(1, 100000, 99700);
+	expect_visits(4, 4);
+	alloc_expect(1, 50, 50);
+	expect_visits(4, 4);
+	/* A page inside a leaf whose neighbours touch it: pending removal. */
+	assert_int_equal(mmchal_iova_free(&v, 99850), 0);
+	expect_visits(9, 9);
+	assert_non_null(v.pend);
+	assert_true(v.top_valid);
+	assert_int_equal(v.top_a, 99850);
+	assert_int_equal(v.top_b, 99850);
+	/* Taking exactly that page again cancels the removal: one visit, and
+	 * the top gap is then unknown, bounded just below it. */
+	alloc_expect(1, 100000, 99850);
+	expect_visits(1, 1);
+	assert_null(v.pend);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, 99849);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Without a top gap the tree is searched. */
+	alloc_expect(1, 100000, 99699);
+	expect_visits(6, 6);
+	/* No room: counted as a failure, nothing visited. */
+	assert_int_equal(mmchal_iova_alloc(&v, 99700, 100000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 1);
+	expect_visits(0, 0);
+	assert_int_equal(mmchal_iova_free(&v, 12345), MMCHAL_ENOENT);
+	expect_visits(1, 1);
+	assert_int_equal(mmchal_iova_free(&v, 99800), 0);
+	expect_visits(5, 5);
+	assert_int_equal(mmchal_iova_free(&v, 50), 0);
+	expect_visits(6, 6);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* One node, full: the next range would need a split. */
+	init(1, 100000, MMCHAL_IOVA_NODE_SIZE);
+	for (uint64_t i = 0; i < 16u; i++)
+		alloc_expect(1, 100000u - 2u * i, 100000u - 2u * i);
+	expect_visits(3, 3);
+	assert_int_equal(mmchal_iova_alloc(&v, 1, 100000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 1);
+	expect_visits(1, 1);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(st.live_ranges, 16);
+}
+
+static _Alignas(16) uint64_t cache_buf[4u * 4u + 2u];
+
+static void init_cache(uint32_t max, uint32_t depth, uint32_t flags)
+{
+	struct mmchal_iova_cfg cfg;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = cache_buf;
+	cfg.cache_mem_size = MMCHAL_IOVA_CACHE_BYTES(max, depth);
+	cfg.cache_max_pages = max;
+	cfg.cache_depth = depth;
+	cfg.flags = flags;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+}
+
+static void test_cache_init(void **state)
+{
+	struct mmchal_iova_cfg cfg;
+	struct mmchal_iova_stats st;
+	uint64_t s;
+
+	(void)state;
+	/* Every bin starts empty whatever the memory held, and nothing past
+	 * the cache memory is written. */
+	memset(cache_buf, 0xa5, sizeof(cache_buf));
+	init_cache(4, 3, 0);
+	for (unsigned int i = 0; i < 4u; i++)
+		assert_int_equal(cache_buf[i * 4u], 0);
+	assert_int_equal(cache_buf[1], 0xa5a5a5a5a5a5a5a5ull);
+	assert_int_equal(cache_buf[16], 0xa5a5a5a5a5a5a5a5ull);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = 1000;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = (char *)cache_buf + 4;
+	cfg.cache_mem_size = 64;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+	cfg.cache_mem = (char *)cache_buf + 8;
+	cfg.cache_max_pages = 2;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+	/* More sizes than 65 535 are refused before the memory is looked at. */
+	cfg.cache_mem = cache_buf;
+	cfg.cache_max_pages = 65536;
+	cfg.cache_mem_size = (size_t)65536u * 16u;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), MMCHAL_EINVAL);
+
+	/* A checked cache never takes a range on trust, even of one page. */
+	init_cache(4, 3, MMCHAL_IOVA_F_CHECK_CACHED);
+	assert_int_equal(mmchal_iova_free_cached(&v, 777, 1), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, 0);
+
+	/* A cached range of the largest cached size is not freed twice; a
+	 * size that does not match is refused. */
+	init_cache(4, 3, 0);
+	alloc_expect(4, 1000, 997);
+	alloc_expect(6, 1000, 991);
+	assert_int_equal(mmchal_iova_free_cached(&v, 997, 4), 0);
+	assert_int_equal(mmchal_iova_free(&v, 997), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_free_cached(&v, 991, 5), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_find(&v, 991, &s, NULL), 0);
+	assert_int_equal(s, 991);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* Resetting the counters clears the hit, miss and failure counts and
+	 * leaves the live ones. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 4, 1000, false, &s), 0);
+	assert_int_equal(s, 997);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, 1000, false, &s), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 2000, 1000, false, &s), MMCHAL_ERANGE);
+	assert_int_equal(mmchal_iova_alloc(&v, 990, 1000, false, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cache_hits, 1);
+	assert_int_equal(st.cache_misses, 1);
+	assert_int_equal(st.failures, 1);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cache_hits, 0);
+	assert_int_equal(st.cache_misses, 0);
+	assert_int_equal(st.failures, 0);
+	assert_int_equal(st.max_visits, 0);
+	assert_int_equal(st.live_ranges, 3);
+	assert_int_equal(mmchal_iova_reset_stats(NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free(NULL, 997), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_find(NULL, 997, &s, NULL), MMCHAL_EINVAL);
+}
+
+/* 300 single pages packed from the top of [1, 100000]. */
+static void build_packed(void)
+{
+	init(1, 100000, sizeof(pool));
+	for (uint64_t i = 0; i < 300u; i++)
+		alloc_expect(1, 100000, 100000u - i);
+	assert_int_equal(v.height, 3);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+}
+
+static void expect_top(uint64_t a, uint64_t b)
+{
+	assert_true(v.top_valid);
+	assert_int_equal(v.top_a, a);
+	assert_int_equal(v.top_b, b);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_hint_leaf_edges(void **state)
+{
+	iova_node_ *l, *l2;
+	uint64_t p;
+
+	(void)state;
+	build_packed();
+	l = v.root;
+	while (!l->leaf)
+		l = l->child[0];
+	l2 = l->parent->child[1];
+	p = l2->key[0];
+	/* The first range of a leaf that has one before it: the gap it
+	 * leaves is bounded by the previous leaf's last range. */
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	assert_null(v.pend);
+	expect_top(p, p);
+	expect_visits(5, 5);
+	/* Taken again, into the leaf of the last operation: it lies between
+	 * that leaf's neighbours. */
+	alloc_expect(1, 100000, p);
+	expect_visits(2, 2);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Freed again: found in the same leaf without a descent. */
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(1, 1);
+	expect_top(p, p);
+	alloc_expect(1, 100000, p);
+	/* The last range of a leaf, freed from the leaf it is in. */
+	p = l2->key[l2->n - 1u];
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(3, 3);
+	assert_null(v.pend);
+	expect_top(p, p);
+	/* The first range of the leaf of the last operation. */
+	p = l2->key[0];
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_visits(3, 3);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+static void test_old_top_gap(void **state)
+{
+	iova_node_ *l;
+	uint64_t q;
+
+	(void)state;
+	build_packed();
+	assert_int_equal(mmchal_iova_free(&v, 99850), 0);
+	assert_non_null(v.pend);
+	expect_top(99850, 99850);
+	/* Below the top gap: the top gap stays, and stays out of the
+	 * annotations. */
+	assert_int_equal(mmchal_iova_free(&v, 99800), 0);
+	expect_top(99850, 99850);
+	/* Next to it from above: one top gap of two pages (nothing to count
+	 * in the annotations). */
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_free(&v, 99851), 0);
+	expect_visits(4, 4);
+	expect_top(99850, 99851);
+	/* Above it: the new top gap, the old one an ordinary gap. */
+	assert_int_equal(mmchal_iova_free(&v, 99900), 0);
+	expect_top(99900, 99900);
+	alloc_expect(1, 100000, 99900);
+	alloc_expect(2, 100000, 99850);
+	alloc_expect(1, 100000, 99800);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* A cancelled removal leaves the top gap bounded just below the
+	 * page; freeing exactly that page pends it as the new top gap. */
+	build_packed();
+	l = v.root->child[1]->child[1];
+	assert_true(l->leaf);
+	q = l->key[2];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	alloc_expect(1, 100000, q);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, q - 1u);
+	assert_int_equal(mmchal_iova_free(&v, q - 1u), 0);
+	assert_ptr_equal(v.pend, l);
+	assert_int_equal(v.pend_idx, 1);
+	expect_top(q - 1u, q - 1u);
+
+	/* An old top gap between two leaves becomes an ordinary gap of
+	 * their parent. */
+	build_packed();
+	l = v.root;
+	while (!l->leaf)
+		l = l->child[0];
+	q = l->key[l->n - 1u];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	expect_top(q, q);
+	assert_int_equal(l->end[l->n - 1u], q - 1u);
+	assert_int_equal(mmchal_iova_free(&v, 99900), 0);
+	expect_top(99900, 99900);
+	assert_int_equal(l->parent->own_gap, 1);
+	assert_int_equal(l->parent->own_ord, 1);
+	alloc_expect(1, 100000, 99900);
+	alloc_expect(1, 100000, q);
+	assert_int_equal(l->parent->own_gap, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* Taking the whole top gap leaves it unknown, bounded below the
+	 * aperture. */
+	init(1, 1000, sizeof(pool));
+	alloc_expect(1000, 1000, 1);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(mmchal_iova_free(&v, 1), 0);
+	expect_top(1, 1000);
+}
+
+static void test_search_paths(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t q, p, s;
+
+	(void)state;
+	/* A gap between the root's first two subtrees, found by the search
+	 * once the top gap is unknown: the range goes last into the rightmost
+	 * leaf below the gap. */
+	build_packed();
+	q = v.root->end[0];
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	expect_top(q, q);
+	p = v.root->key[v.root->n - 1u] + 5u;
+	assert_int_equal(mmchal_iova_free(&v, p), 0);
+	expect_top(p, p);
+	alloc_expect(1, 100000, p);
+	assert_false(v.top_valid);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	alloc_expect(1, 100000, q);
+	expect_visits(5, 5);
+	assert_int_equal(v.root->end[0], q);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* An aperture filled up, then one aligned block of two pages free and
+	 * the top gap unknown: an aligned request of four pages fails without
+	 * reading the tree (the root's largest aligned block is too small). */
+	init(1, 300, sizeof(pool));
+	for (uint64_t i = 0; i < 300u; i++)
+		alloc_expect(1, 300, 300u - i);
+	assert_int_equal(mmchal_iova_free(&v, 102), 0);
+	assert_int_equal(mmchal_iova_free(&v, 103), 0);
+	assert_int_equal(mmchal_iova_free(&v, 200), 0);
+	expect_top(200, 200);
+	alloc_expect(1, 300, 200);
+	assert_false(v.top_valid);
+	assert_int_equal(v.root_ord, 2);
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_alloc(&v, 4, 300, true, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_alloc(&v, 3, 300, true, &s), MMCHAL_ENOMEM);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.failures, 2);
+	expect_visits(0, 0);
+	/* Searched, but below the limit nothing fits. */
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 102, false, &s), MMCHAL_ENOMEM);
+	expect_visits(3, 3);
+	assert_int_equal(mmchal_iova_alloc(&v, 2, 300, true, &s), 0);
+	assert_int_equal(s, 102);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* Nodes in the tree after each operation, added up: whether an underfull
+ * node merged with its sibling or borrowed from it shows in the sum. */
+static uint64_t nodes_sum;
+
+static uint64_t visits_of_last(void)
+{
+	struct mmchal_iova_stats st;
+
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	nodes_sum += st.nodes_used;
+	return st.last_visits;
+}
+
+/* Total visits of a fixed sequence that merges and splits leaves and inner
+ * nodes: whether the leaf of the last operation is reused (or dropped with
+ * a merged node) shows in the sum. */
+static void test_visit_totals(void **state)
+{
+	uint64_t sum_free = 0, sum_alloc = 0, sum_mixed = 0, s;
+
+	(void)state;
+	nodes_sum = 0;
+	build_packed();
+	for (uint64_t i = 0; i < 300u; i += 3u) {
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_free += visits_of_last();
+	}
+	for (uint64_t i = 0; i < 300u; i++) {
+		if (i % 3u == 0)
+			continue;
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_free += visits_of_last();
+		if (i % 50u == 0)
+			assert_int_equal(mmchal_iova_check(&v), 0);
+	}
+	assert_null(v.root);
+	for (uint64_t i = 0; i < 300u; i++) {
+		alloc_expect(1, 100000, 100000u - i);
+		sum_alloc += visits_of_last();
+	}
+	for (uint64_t i = 0; i < 300u; i += 2u) {
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_mixed += visits_of_last();
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 99701u + i, false, &s), 0);
+		assert_int_equal(s, 99701u + i);
+		sum_mixed += visits_of_last();
+		assert_int_equal(mmchal_iova_free(&v, 99701u + i), 0);
+		sum_mixed += visits_of_last();
+	}
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	assert_int_equal(sum_free, 1314);
+	assert_int_equal(sum_alloc, 1007);
+	assert_int_equal(sum_mixed, 1411);
+	assert_int_equal(nodes_sum, 24475);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +869,12 @@ int main(void)
 		cmocka_unit_test(test_stats_and_visits),
 		cmocka_unit_test(test_node_pool_exhausted_at_every_height),
 		cmocka_unit_test(test_top_gap_between_leaves),
+		cmocka_unit_test(test_visits_exact),
+		cmocka_unit_test(test_cache_init),
+		cmocka_unit_test(test_hint_leaf_edges),
+		cmocka_unit_test(test_old_top_gap),
+		cmocka_unit_test(test_search_paths),
+		cmocka_unit_test(test_visit_totals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -194,6 +194,38 @@ static void test_no_cache(void **state)
 	assert_int_equal(mmchal_iova_alloc_cached(NULL, 2, 1000, false, &s), MMCHAL_EINVAL);
 }
 
+static void test_checked_full_bin_and_bad_args(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t s[DEPTH + 1u], t;
+
+	(void)state;
+	init(MMCHAL_IOVA_F_CHECK_CACHED);
+	for (uint32_t i = 0; i < DEPTH + 1u; i++) {
+		assert_int_equal(mmchal_iova_alloc(&v, 3, (1u << 20) - 1u, false, &s[i]), 0);
+		assert_int_equal(s[i], (1u << 20) - 3u * (i + 1u));
+	}
+	for (uint32_t i = 0; i < DEPTH; i++)
+		assert_int_equal(mmchal_iova_free_cached(&v, s[i], 3), 0);
+	/* Checked, and the bin is full: freed in the tree. */
+	assert_int_equal(mmchal_iova_free_cached(&v, s[DEPTH], 3), 0);
+	assert_int_equal(mmchal_iova_find(&v, s[DEPTH], NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, DEPTH);
+	assert_int_equal(st.live_ranges, DEPTH);
+	/* The most recently cached one comes back first. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, (1u << 20) - 1u, false, &t), 0);
+	assert_int_equal(t, s[DEPTH - 1u]);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* Bad arguments. */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 0, 1000, false, &t), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 2, 1000, false, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_free_cached(NULL, 5, 1), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, DEPTH - 1u);
+	assert_int_equal(st.live_ranges, DEPTH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_recent_double_free_unchecked),
 		cmocka_unit_test(test_checked_mode),
 		cmocka_unit_test(test_no_cache),
+		cmocka_unit_test(test_checked_full_bin_and_bad_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

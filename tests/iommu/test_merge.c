@@ -125,12 +125,46 @@ static void test_texts(void **state)
 				   "unknown merge reason") != 0);
 }
 
+static void test_caps_edges(void **state)
+{
+	struct mmchal_iommu_caps c = io;
+	struct mmchal_merge_info info;
+
+	(void)state;
+	/* A merge boundary other than page_size - 1 is inconsistent. */
+	c.merge_boundary = P;
+	assert_int_equal(mmchal_merge_check(one, 1, &c, MMCHAL_CARD_SD, &info),
+			 MMCHAL_MERGE_BAD_ARGS);
+	/* An aperture of one byte (end equal to start) is consistent. */
+	c = io;
+	c.aperture_start = 0x10000000;
+	c.aperture_end = 0x10000000;
+	assert_int_not_equal(mmchal_merge_check(one, 1, &c, MMCHAL_CARD_SD, &info),
+			     MMCHAL_MERGE_BAD_ARGS);
+	/* The end below the start is not, and neither is a page size of 1
+	 * (its boundary, 0, says the IOMMU cannot merge). */
+	c.aperture_end = 0x0fffffff;
+	assert_int_equal(mmchal_merge_check(one, 1, &c, MMCHAL_CARD_SD, &info),
+			 MMCHAL_MERGE_BAD_ARGS);
+	assert_int_equal(info.reason, MMCHAL_MERGE_BAD_ARGS);
+	assert_int_equal(info.index, 0);
+	assert_int_equal(info.total, 0);
+	assert_int_equal(info.map_size, 0);
+	/* A NULL list with no entries is only empty. */
+	assert_int_equal(mmchal_merge_check(NULL, 0, &io, MMCHAL_CARD_SD, &info),
+			 MMCHAL_MERGE_EMPTY);
+	assert_int_equal(info.index, 0);
+	assert_int_equal(info.total, 0);
+	assert_int_equal(info.map_size, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_total_reported),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_caps_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
