@@ -318,10 +318,25 @@ def tests_for(build, path, override):
         parts = path.split("/")
         regex = "^%s_" % parts[1] if len(parts) > 2 else "."
     out = run(["ctest", "-N", "-R", regex], cwd=build).stdout.decode()
-    names = re.findall(r"Test\s+#\d+: (\S+)", out)
+    built = built_tests(build)
+    names = [n for n in re.findall(r"Test\s+#\d+: (\S+)", out) if n in built]
     stem = os.path.splitext(os.path.basename(path))[0]
     mirror = [t for t in names if t.endswith("_" + stem)][:1]
     return mirror + [t for t in names if t not in mirror]
+
+
+def built_tests(build):
+    """ctest names whose command is a program of this build (a target to
+    relink); a test that runs a script (cmake -P, python) links nothing."""
+    import json
+    out = run(["ctest", "--show-only=json-v1"], cwd=build).stdout.decode()
+    root = os.path.realpath(build)
+    names = set()
+    for t in json.loads(out).get("tests", []):
+        cmd = t.get("command") or []
+        if cmd and os.path.realpath(cmd[0]).startswith(root + os.sep):
+            names.add(t["name"])
+    return names
 
 
 def sync_tree(build):
