@@ -327,14 +327,15 @@ def tests_for(build, path, override):
 
 def built_tests(build):
     """ctest names whose command is a program of this build (a target to
-    relink); a test that runs a script (cmake -P, python) links nothing."""
+    relink); a test that runs a script (cmake -P, python) links nothing.
+    Before the first build ctest names no command for a program target."""
     import json
     out = run(["ctest", "--show-only=json-v1"], cwd=build).stdout.decode()
     root = os.path.realpath(build)
     names = set()
     for t in json.loads(out).get("tests", []):
         cmd = t.get("command") or []
-        if cmd and os.path.realpath(cmd[0]).startswith(root + os.sep):
+        if not cmd or os.path.realpath(cmd[0]).startswith(root + os.sep):
             names.add(t["name"])
     return names
 
