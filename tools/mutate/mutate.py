@@ -590,6 +590,16 @@ def main():
         sys.exit("mutate: the tests fail on the unmodified tree")
 
     fast = FastBuild(build)
+    # A file this configuration does not compile (the stubs of a build
+    # option that is off) has no object to mutate.
+    for f in list(files):
+        if os.path.realpath(os.path.join(TREE, f)) not in fast.cc:
+            print("mutate: %s is not built in this configuration: its mutants are not run" % f)
+            files.remove(f)
+    muts = [m for m in muts if m.path in files]
+    if not files:
+        print("mutate: nothing to run")
+        return 0
     # The direct path must pass on the unmodified files too, or "killed"
     # would mean nothing.
     for f in files:
