@@ -1259,7 +1259,7 @@ static void test_mapped_segments_checked(void **state)
  * error before anything is sent, and leaves the host usable. */
 static void test_map_failures(void **state)
 {
-	struct mmchal_bounce_map hold[8];
+	struct mmchal_bounce_map hold[8] = {0}; /* records not mapped */
 	struct mmchal_dma_seg seg;
 	struct mmchal_sg big = {.cpu = buf, .phys = (uintptr_t)buf, .len = sizeof(buf)};
 	struct mmchal_host_stats st;
