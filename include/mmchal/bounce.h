@@ -54,6 +54,7 @@ struct mmchal_bounce {
 	uint32_t nslots;        /**< private */
 	uint32_t cursor;        /**< private: where the next search starts */
 	uint32_t in_use;        /**< private: slots in use */
+	uint32_t peak;          /**< private: most slots in use at once */
 	uint64_t failures;      /**< private: allocations refused (pool exhausted) */
 };
 
@@ -155,6 +156,13 @@ int mmchal_bounce_unmap(struct mmchal_bounce *b, struct mmchal_bounce_map *map, 
  * @return slots in use; 0 for NULL
  */
 uint32_t mmchal_bounce_in_use(const struct mmchal_bounce *b);
+
+/**
+ * @brief Most slots in use at once since the pool was initialised.
+ * @param[in] b  pool
+ * @return the peak; 0 for NULL
+ */
+uint32_t mmchal_bounce_peak(const struct mmchal_bounce *b);
 
 #ifdef __cplusplus
 }

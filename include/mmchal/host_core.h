@@ -110,15 +110,17 @@ struct mmchal_host_stats {
 	uint64_t timeouts;                      /**< software timeouts that fired */
 	uint64_t aborts;                        /**< requests aborted by mmchal_host_abort() */
 	uint64_t pio_retries;                   /**< PIO retries after a DMA fault */
-	uint64_t map_fallbacks;     /**< IOMMU mappings the engine could not take (fallback) */
-	uint64_t unmap_errors;      /**< IOMMU unmaps that failed */
-	uint64_t spurious;          /**< events with no request in flight */
-	uint64_t defer_inline;      /**< DEFERRED completions run inline (schedule_work failed) */
-	uint64_t card_changes;      /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
-	uint32_t iova_pages;        /**< IOMMU pages mapped now */
-	uint32_t iova_pages_peak;   /**< most IOMMU pages mapped at once */
-	uint32_t bounce_slots;      /**< bounce slots in use now */
-	uint32_t bounce_slots_peak; /**< most bounce slots in use at once */
+	uint64_t map_fallbacks; /**< IOMMU mappings the engine could not take (fallback) */
+	uint64_t unmap_errors;  /**< IOMMU unmaps that failed */
+	uint64_t spurious;      /**< events with no request in flight */
+	uint64_t defer_inline;  /**< DEFERRED completions run inline (schedule_work failed) */
+	uint64_t card_changes;  /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
+	/** IOMMU pages mapped now in the host's domain (its own count: a domain
+	 *  shared by several hosts counts the mappings of all) */
+	uint32_t iova_pages;
+	uint32_t iova_pages_peak;   /**< most IOMMU pages the domain had mapped at once */
+	uint32_t bounce_slots;      /**< slots in use now in the host's bounce pool */
+	uint32_t bounce_slots_peak; /**< most slots the pool had in use at once */
 };
 
 /**
@@ -179,7 +181,6 @@ struct mmchal_host {
 	int (*be_blocks)(void *ctx, uint32_t *blocks); /**< private: backend blocks_done or NULL */
 	bool pio_retry;                                /**< private */
 	bool noncoherent; /**< private: the port does cache maintenance */
-	bool track_usage; /**< private: an IOMMU domain or a bounce pool */
 	bool lean_sum;    /**< private: requests need no list-end summary (no boundary, granule) */
 	void (*card_change)(void *arg); /**< private: card change callback */
 	void *card_change_arg;          /**< private */

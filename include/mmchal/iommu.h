@@ -103,6 +103,7 @@ struct mmchal_iommu_domain_stats {
 	uint64_t unmaps;       /**< successful unmap calls */
 	uint64_t map_failures; /**< map calls that failed and were unwound */
 	uint64_t pages_mapped; /**< IOMMU pages currently mapped */
+	uint64_t pages_peak;   /**< most IOMMU pages mapped at once (after a successful map) */
 };
 
 /** @brief A domain. Caller-owned; all fields private, set by mmchal_iommu_domain_init(). */

@@ -55,7 +55,6 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		h->port.cache_line = MMCHAL_CACHE_LINE_DEFAULT;
 	h->dom = cfg->iommu;
 	h->bounce = cfg->bounce;
-	h->track_usage = h->dom || h->bounce;
 	h->policy = cfg->policy;
 	h->cmd_timeout_ms = cfg->cmd_timeout_ms ? cfg->cmd_timeout_ms
 						: MMCHAL_HOST_CMD_TIMEOUT_MS_DEFAULT;
@@ -135,6 +134,17 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 		return MMCHAL_EINVAL;
 	f = host_lock_(host);
 	*st = host->st;
+	/* the domain and the pool count for themselves (they may be shared) */
+	if (host->dom) {
+		struct mmchal_iommu_domain_stats ds;
+
+		if (mmchal_iommu_domain_get_stats(host->dom, &ds) == 0) {
+			st->iova_pages = (uint32_t)ds.pages_mapped;
+			st->iova_pages_peak = (uint32_t)ds.pages_peak;
+		}
+	}
+	st->bounce_slots = mmchal_bounce_in_use(host->bounce);
+	st->bounce_slots_peak = mmchal_bounce_peak(host->bounce);
 	host_unlock_(host, f);
 	return 0;
 }

@@ -788,35 +788,6 @@ static CORE_INLINE_ void release_data(struct mmchal_host *h)
 	}
 }
 
-/* IOVA pages and bounce slots in use now (after a release: no new peak). */
-static CORE_INLINE_ void note_now(struct mmchal_host *h)
-{
-	struct mmchal_host_stats *st = &h->st;
-
-	if (h->dom)
-		st->iova_pages = (uint32_t)h->dom->st.pages_mapped;
-	if (h->bounce)
-		st->bounce_slots = mmchal_bounce_in_use(h->bounce);
-}
-
-static CORE_INLINE_ void note_usage_of(struct mmchal_host *h)
-{
-	struct mmchal_host_stats *st = &h->st;
-
-	note_now(h);
-	if (st->iova_pages > st->iova_pages_peak)
-		st->iova_pages_peak = st->iova_pages;
-	if (st->bounce_slots > st->bounce_slots_peak)
-		st->bounce_slots_peak = st->bounce_slots;
-}
-
-/* IOVA pages and bounce slots now and at peak; nothing to do without either. */
-static inline void note_usage(struct mmchal_host *h)
-{
-	if (h->track_usage)
-		note_usage_of(h);
-}
-
 static CORE_INLINE_ void count_plan(struct mmchal_host *h)
 {
 	h->st.plan[h->plan.plan]++;
@@ -862,8 +833,6 @@ static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
 		h->st.bytes += r->data->bytes_xfered;
 	if (h->flags & HF_COUNTED)
 		count_trouble(h, r);
-	if (h->track_usage)
-		note_now(h);
 	h->flags = 0;
 	h->req = NULL;
 	h->cur = NULL;
@@ -889,7 +858,6 @@ static bool restart_pio(struct mmchal_host *h)
 	r->cmd->error = 0;
 	r->data->error = 0;
 	r->data->bytes_xfered = 0;
-	note_usage(h);
 	return begin(h);
 }
 
@@ -1084,7 +1052,6 @@ static void unclaim(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f = host_lock_(h);
 
-	note_usage(h);
 	h->flags = 0;
 	h->req = NULL;
 	h->state = HS_IDLE;
@@ -1166,7 +1133,6 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 			h->st.map_fallbacks++;
 	}
 	h->st.requests++;
-	note_usage(h);
 	if (begin(h)) {
 		/* the backend refused the first command: unwind, no completion */
 		err = first_error(req);

@@ -160,6 +160,8 @@ int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *s
 	}
 	mark(b, first, n, true);
 	b->in_use += n;
+	if (b->in_use > b->peak)
+		b->peak = b->in_use;
 	b->cursor = (first + n) % b->nslots;
 	/* Both directions: for FROM_CARD this is what stops a short transfer
 	 * from exposing the previous user's bytes. */
@@ -202,4 +204,9 @@ int mmchal_bounce_unmap(struct mmchal_bounce *b, struct mmchal_bounce_map *map, 
 uint32_t mmchal_bounce_in_use(const struct mmchal_bounce *b)
 {
 	return b ? b->in_use : 0;
+}
+
+uint32_t mmchal_bounce_peak(const struct mmchal_bounce *b)
+{
+	return b ? b->peak : 0;
 }

@@ -65,3 +65,9 @@ uint32_t mmchal_bounce_in_use(const struct mmchal_bounce *b)
 	(void)b;
 	return 0;
 }
+
+uint32_t mmchal_bounce_peak(const struct mmchal_bounce *b)
+{
+	(void)b;
+	return 0;
+}

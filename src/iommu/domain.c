@@ -112,6 +112,14 @@ int mmchal_iommu_domain_get_stats(const struct mmchal_iommu_domain *dom,
 	return 0;
 }
 
+/* A map call succeeded: count it, and the pages mapped at once. */
+static void note_mapped(struct mmchal_iommu_domain *dom)
+{
+	dom->st.maps++;
+	if (dom->st.pages_mapped > dom->st.pages_peak)
+		dom->st.pages_peak = dom->st.pages_mapped;
+}
+
 static uint32_t prot_of(enum mmchal_dir dir)
 {
 	return dir == MMCHAL_DIR_TO_CARD ? MMCHAL_IOMMU_READ : MMCHAL_IOMMU_WRITE;
@@ -236,7 +244,7 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 	map->merged = true;
 	map->dir = dir;
 	map->segs = out;
-	dom->st.maps++;
+	note_mapped(dom);
 	return 0;
 }
 
@@ -295,7 +303,7 @@ int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_s
 	map->merged = false;
 	map->dir = dir;
 	map->segs = out;
-	dom->st.maps++;
+	note_mapped(dom);
 	return 0;
 }
 

@@ -1367,6 +1367,12 @@ static int bin_use_null(void)
 	return (int)mmchal_bounce_in_use(NULL);
 }
 
+static int bpeak_null(void)
+{
+	bi_arm();
+	return (int)mmchal_bounce_peak(NULL);
+}
+
 const struct bi_row bi_rows_iommu[] = {
 	BI_ROW(mmchal_iova_init, "NULL iova", iova_init_null, MMCHAL_EINVAL),
 	BI_ROW(mmchal_iova_init, "NULL cfg", iova_init_null_cfg, MMCHAL_EINVAL),
@@ -1516,6 +1522,7 @@ const struct bi_row bi_rows_iommu[] = {
 	BI_ROW(mmchal_bounce_unmap, "pool never initialised", bunmap_uninit_pool, MMCHAL_EINVAL),
 	BI_ROW(mmchal_bounce_unmap, "slots beyond the pool", bunmap_corrupt, MMCHAL_EINVAL),
 	BI_ROW(mmchal_bounce_in_use, "NULL pool", bin_use_null, 0),
+	BI_ROW(mmchal_bounce_peak, "NULL pool", bpeak_null, 0),
 };
 
 const size_t bi_nrows_iommu = sizeof(bi_rows_iommu) / sizeof(bi_rows_iommu[0]);

@@ -292,6 +292,41 @@ static void test_exhaustion_and_release(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&b), 0);
 }
 
+/* The most slots in use at once: raised by a map, kept by an unmap and by
+ * a refused map, back to 0 only when the pool is initialised again. */
+static void test_peak(void **state)
+{
+	struct mmchal_sg two = {buf_a, 0, 1000};   /* 2 slots */
+	struct mmchal_sg three = {buf_c, 0, 1500}; /* 3 slots */
+	struct mmchal_sg too_big = {buf_c, 0, SLOT * PER_MAP + 1u};
+	struct mmchal_bounce_map m1, m2, m3;
+	struct mmchal_dma_seg o;
+
+	(void)state;
+	init();
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	memset(&m3, 0, sizeof(m3));
+	assert_int_equal(mmchal_bounce_peak(&b), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &two, 1, MMCHAL_DIR_TO_CARD, &m1, &o), 0);
+	assert_int_equal(mmchal_bounce_peak(&b), 2);
+	assert_int_equal(mmchal_bounce_map(&b, &three, 1, MMCHAL_DIR_FROM_CARD, &m2, &o), 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 5);
+	assert_int_equal(mmchal_bounce_peak(&b), 5);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m1, false), 0);
+	assert_int_equal(mmchal_bounce_map(&b, &too_big, 1, MMCHAL_DIR_TO_CARD, &m3, &o),
+			 MMCHAL_ERANGE);
+	assert_int_equal(mmchal_bounce_map(&b, &two, 1, MMCHAL_DIR_TO_CARD, &m1, &o), 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 5);
+	assert_int_equal(mmchal_bounce_peak(&b), 5);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m1, false), 0);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m2, false), 0);
+	assert_int_equal(mmchal_bounce_in_use(&b), 0);
+	assert_int_equal(mmchal_bounce_peak(&b), 5);
+	init();
+	assert_int_equal(mmchal_bounce_peak(&b), 0);
+}
+
 static void test_bad_args(void **state)
 {
 	struct mmchal_sg nocpu = {NULL, 0x1000, 10};
@@ -535,6 +570,7 @@ int main(void)
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_large_pool_short_last_group),
 		cmocka_unit_test(test_round_robin_reuse),
+		cmocka_unit_test(test_peak),
 		cmocka_unit_test(test_free_slot_behind_the_cursor),
 		cmocka_unit_test(test_groups_searched_forward),
 		cmocka_unit_test(test_copy_back_from_a_later_slot),

@@ -362,6 +362,55 @@ static void assert_stats(uint64_t maps, uint64_t unmaps, uint64_t failures, uint
 	assert_int_equal(ds.pages_mapped, pages);
 }
 
+/* The most pages mapped at once: raised by a successful map of either kind,
+ * kept by an unmap, untouched by a map that failed and was unwound. */
+static void test_pages_peak(void **state)
+{
+	struct mmchal_iommu_mapping m1, m2, m3, m4;
+	struct mmchal_dma_seg o1, o2[3], o3, o4[3];
+	struct mmchal_iommu_domain_stats ds;
+
+	(void)state;
+	setup_domain(&fops);
+	memset(&m1, 0, sizeof(m1));
+	memset(&m2, 0, sizeof(m2));
+	memset(&m3, 0, sizeof(m3));
+	memset(&m4, 0, sizeof(m4));
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, &ds), 0);
+	assert_int_equal(ds.pages_peak, 0);
+	/* list3 merged: 1 + 2 + 1 pages */
+	assert_int_equal(mmchal_iommu_map_merged(&dom, list3, 3, MMCHAL_DIR_TO_CARD, MMCHAL_CARD_SD,
+						 &m1, &o1, NULL),
+			 0);
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, &ds), 0);
+	assert_int_equal(ds.pages_mapped, 4);
+	assert_int_equal(ds.pages_peak, 4);
+	/* sdio per segment: 1 + 2 (across a page end) + 3 pages, on top */
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_FROM_CARD, &m2, o2), 0);
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, &ds), 0);
+	assert_int_equal(ds.pages_mapped, 10);
+	assert_int_equal(ds.pages_peak, 10);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &m1), 0);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &m2), 0);
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, &ds), 0);
+	assert_int_equal(ds.pages_mapped, 0);
+	assert_int_equal(ds.pages_peak, 10);
+	/* a smaller map keeps the peak; a failed one (its second page refused)
+	 * neither raises it nor leaves pages behind */
+	assert_int_equal(mmchal_iommu_map_merged(&dom, list3, 3, MMCHAL_DIR_TO_CARD, MMCHAL_CARD_SD,
+						 &m3, &o3, NULL),
+			 0);
+	fk.fail_at = fk.pages_seen + 2u;
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_FROM_CARD, &m4, o4),
+			 MMCHAL_EFAULT);
+	assert_int_equal(mmchal_iommu_domain_get_stats(&dom, &ds), 0);
+	assert_int_equal(ds.pages_mapped, 4);
+	assert_int_equal(ds.pages_peak, 10);
+	assert_int_equal(ds.map_failures, 1);
+	assert_int_equal(mmchal_iommu_unmap(&dom, &m3), 0);
+	assert_clean();
+}
+
 /* Number of IOVA ranges reserved in the domain. */
 static uint64_t live_ranges(void)
 {
@@ -1035,6 +1084,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_errors),
+		cmocka_unit_test(test_pages_peak),
 		cmocka_unit_test(test_merged_to_card),
 		cmocka_unit_test(test_merged_from_card_write_only),
 		cmocka_unit_test(test_merged_fails_on_every_page),
