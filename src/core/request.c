@@ -115,21 +115,18 @@ static CORE_INLINE_ int issue(struct mmchal_host *h, struct mmchal_cmd *cmd,
 {
 	/* every command's error was cleared when the request was (re)started */
 	h->cur = cmd;
+	if (!data) {
+		/* the rest of xcmd stays as mmchal_host_init() zeroed it */
+		h->xcmd.cmd = cmd;
+		return h->be_start(h->be.ctx, &h->xcmd);
+	}
 	h->xfer.cmd = cmd;
 	h->xfer.data = data;
-	if (!data) {
-		h->xfer.auto_stop = false;
-		h->xfer.stop = NULL;
-		h->xfer.plan = MMCHAL_PLAN_PIO;
-		h->xfer.segs = NULL;
-		h->xfer.nsegs = 0;
-	} else {
-		h->xfer.auto_stop = (h->flags & HF_AUTO_STOP) != 0;
-		h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
-		h->xfer.plan = h->plan.plan;
-		h->xfer.segs = h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
-		h->xfer.nsegs = h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
-	}
+	h->xfer.auto_stop = (h->flags & HF_AUTO_STOP) != 0;
+	h->xfer.stop = h->xfer.auto_stop ? h->req->stop : NULL;
+	h->xfer.plan = h->plan.plan;
+	h->xfer.segs = h->plan.plan != MMCHAL_PLAN_PIO ? h->segs : NULL;
+	h->xfer.nsegs = h->plan.plan != MMCHAL_PLAN_PIO ? h->nsegs : 0;
 	return h->be_start(h->be.ctx, &h->xfer);
 }
 
@@ -165,10 +162,12 @@ static CORE_INLINE_ bool go_stop(struct mmchal_host *h)
 	return false;
 }
 
-static CORE_INLINE_ bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c)
+/* R1b: wait for DAT0, unless the end of busy came with these events @p ev. */
+static CORE_INLINE_ bool go_busy(struct mmchal_host *h, const struct mmchal_cmd *c, uint32_t ev)
 {
 	/* Without a way to see DAT0 the caller's stack polls CMD13 itself. */
-	if (!(h->caps.host.bus & MMCHAL_BUS_HW_BUSY) && !h->be.ops->card_busy)
+	if ((ev & MMCHAL_EV_BUSY_DONE) ||
+	    (!(h->caps.host.bus & MMCHAL_BUS_HW_BUSY) && !h->be.ops->card_busy))
 		return to_done(h);
 	h->state = HS_BUSY;
 	h->busy_polls = 0;
@@ -252,7 +251,7 @@ static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 		}
 		/* with HW_BUSY the data phase ends after CMD12's busy (backend.h) */
 		if (is_busy_cmd(r->stop) && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY))
-			return go_busy(h, r->stop);
+			return go_busy(h, r->stop, ev);
 		return to_done(h);
 	}
 	if (r->stop && !r->sbc)
@@ -260,68 +259,76 @@ static CORE_INLINE_ bool data_events(struct mmchal_host *h, uint32_t ev)
 	return to_done(h);
 }
 
-/* One step of the state machine; true once DONE. */
-static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool on_sbc(struct mmchal_host *h, uint32_t ev)
 {
 	struct mmchal_request *r = h->req;
 
-	switch (h->state) {
-	case HS_SBC:
-		if (ev & MMCHAL_EV_CMD_ERROR) {
-			r->sbc->error = or_eio(r->sbc->error);
-			h->flags |= HF_ERR;
-			return to_done(h);
-		}
-		return (ev & MMCHAL_EV_CMD_DONE) ? go_cmd(h) : false;
-	case HS_CMD:
-		if (ev & MMCHAL_EV_CMD_ERROR) {
-			r->cmd->error = or_eio(r->cmd->error);
-			h->flags |= HF_ERR;
-			if (!r->data)
-				return to_done(h);
-			(void)h->be.ops->abort(h->be.ctx);
-			/* the card may have taken the command and be sending or
-			 * receiving: end an open-ended transfer */
-			return r->stop ? go_stop(h) : to_done(h);
-		}
-		if (!(ev & MMCHAL_EV_CMD_DONE))
-			return false;
-		if (r->data) {
-			h->state = HS_DATA;
-			/* no deadline for a data phase that ended in the same events */
-			if (!(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR)))
-				arm(h, r->data->timeout_ns
-					       ? (uint64_t)r->data->timeout_ns * r->data->blocks
-					       : h->data_timeout_ns);
-			return data_events(h, ev);
-		}
-		return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd) : to_done(h);
-	case HS_DATA:
-		return data_events(h, ev);
-	case HS_STOP:
-		if (ev & MMCHAL_EV_CMD_ERROR) {
-			r->stop->error = or_eio(r->stop->error);
-			h->flags |= HF_ERR;
-			return to_done(h);
-		}
-		if (!(ev & MMCHAL_EV_CMD_DONE))
-			return false;
-		return is_busy_cmd(r->stop) ? go_busy(h, r->stop) : to_done(h);
-	case HS_BUSY:
-		return (ev & MMCHAL_EV_BUSY_DONE) ? to_done(h) : false;
-	default:
-		return false;
+	if (ev & MMCHAL_EV_CMD_ERROR) {
+		r->sbc->error = or_eio(r->sbc->error);
+		h->flags |= HF_ERR;
+		return to_done(h);
 	}
+	return (ev & MMCHAL_EV_CMD_DONE) ? go_cmd(h) : false;
 }
 
-/* Advance by the backend's events; the end of busy may come with the response. */
-static CORE_INLINE_ bool on_events(struct mmchal_host *h, uint32_t ev)
+static CORE_INLINE_ bool on_cmd(struct mmchal_host *h, uint32_t ev)
 {
-	bool fin = step(h, ev);
+	struct mmchal_request *r = h->req;
 
-	if (!fin && h->state == HS_BUSY && (ev & MMCHAL_EV_BUSY_DONE))
-		fin = to_done(h);
-	return fin;
+	if (ev & MMCHAL_EV_CMD_ERROR) {
+		r->cmd->error = or_eio(r->cmd->error);
+		h->flags |= HF_ERR;
+		if (!r->data)
+			return to_done(h);
+		(void)h->be.ops->abort(h->be.ctx);
+		/* the card may have taken the command and be sending or
+		 * receiving: end an open-ended transfer */
+		return r->stop ? go_stop(h) : to_done(h);
+	}
+	if (!(ev & MMCHAL_EV_CMD_DONE))
+		return false;
+	if (r->data) {
+		h->state = HS_DATA;
+		/* no deadline for a data phase that ended in the same events */
+		if (!(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR)))
+			arm(h, r->data->timeout_ns ? (uint64_t)r->data->timeout_ns * r->data->blocks
+						   : h->data_timeout_ns);
+		return data_events(h, ev);
+	}
+	return is_busy_cmd(r->cmd) ? go_busy(h, r->cmd, ev) : to_done(h);
+}
+
+static CORE_NOINLINE_ bool on_stop(struct mmchal_host *h, uint32_t ev)
+{
+	struct mmchal_request *r = h->req;
+
+	if (ev & MMCHAL_EV_CMD_ERROR) {
+		r->stop->error = or_eio(r->stop->error);
+		h->flags |= HF_ERR;
+		return to_done(h);
+	}
+	if (!(ev & MMCHAL_EV_CMD_DONE))
+		return false;
+	return is_busy_cmd(r->stop) ? go_busy(h, r->stop, ev) : to_done(h);
+}
+
+/*
+ * One step of the state machine in a running state; true once DONE. The
+ * states a request's interrupts find most (the command, then CMD23) are
+ * tested first.
+ */
+static CORE_INLINE_ bool step(struct mmchal_host *h, uint32_t s, uint32_t ev)
+{
+	if (s == HS_CMD)
+		return on_cmd(h, ev);
+	if (s == HS_SBC)
+		return on_sbc(h, ev);
+	if (s == HS_DATA)
+		return data_events(h, ev);
+	if (s == HS_STOP)
+		return on_stop(h, ev);
+	/* HS_BUSY */
+	return (ev & MMCHAL_EV_BUSY_DONE) ? to_done(h) : false;
 }
 
 /* A timeout fired (@p err ETIMEDOUT) or the caller aborted (ECANCELED). */
@@ -438,7 +445,8 @@ static void merge_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_f
 	}
 	f->merge_fast = true;
 	f->merge_mask = io->merge_boundary;
-	f->span_max = span_max;
+	/* whole pages: a span fits exactly when it fits the pages below the limit */
+	f->span_max = span_max & ~f->merge_mask;
 }
 
 static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fast *f,
@@ -446,6 +454,7 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 {
 	const struct mmchal_plan_env *env = &h->penv;
 	bool iommu = env->iommu && env->iommu->present;
+	uint64_t max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
 
 	*f = (struct mmchal_host_plan_fast){0};
 	if (env->dma->kind == MMCHAL_DMA_NONE) {
@@ -462,7 +471,7 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 	f->start_mask = f->align1 | f->gran1;
 	f->seg_max = c->max_seg_size;
 	f->min_len = c->min_len;
-	f->max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
+	f->xfer_span = max_xfer - f->min_len;
 	if (iommu) {
 		/* the domain's highest device address (domain.c: IOVAs come from
 		 * pages up to limit_pfn, below 2^62) */
@@ -474,7 +483,8 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 		f->dev_any = f->start_mask == 0 && f->gran1 == 0 && f->dev_bnd_not == 0 &&
 			     top <= f->dev_last_max;
 	}
-	if (env->cache_line != 0 && !c->coherent)
+	/* no DMA transfer length at all: every request asks the planner */
+	if ((env->cache_line != 0 && !c->coherent) || max_xfer < f->min_len)
 		return;
 	if (iommu && env->merge) {
 		f->mode = 3;
@@ -521,14 +531,14 @@ static CORE_INLINE_ enum mmchal_plan_reason obstacle_of_one(const struct mmchal_
 	return MMCHAL_PR_COUNT;
 }
 
-/* The merged mapping's whole pages fit the IOMMU (merge_fast_of()). The mask
- * is below 2^32 (a 32-bit page size), the total too: no overflow. */
+/* The merged mapping's whole pages fit the IOMMU (merge_fast_of()): the
+ * pages spanned, rounded up to whole pages, are at most span_max, a whole
+ * number of pages; so is exactly the span itself. The offset is below 2^32
+ * (a 32-bit page size), the total too: no overflow. */
 static CORE_INLINE_ bool merged_fits(const struct mmchal_host_plan_fast *f,
 				     const struct mmchal_sg *first, uint64_t total)
 {
-	uint64_t m = f->merge_mask;
-
-	return (((first->phys & m) + total + m) & ~m) <= f->span_max;
+	return (first->phys & f->merge_mask) + total <= f->span_max;
 }
 
 /* Plan a validated data phase: the host's precomputed answer, else the planner. */
@@ -543,7 +553,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
 	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
-	    total >= f->min_len && total <= f->max_xfer) {
+	    total - f->min_len <= f->xfer_span) {
 		/* mode 2 is coherent: nothing to invalidate; unmapping only via the IOMMU */
 		if (!f->iommu)
 			h->flags |= HF_NO_RELEASE;
@@ -559,7 +569,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	 * refuses a segment: bounced if the pool and the engine take the whole
 	 * transfer as one segment (mmchal_dma_plan_checked_(), fallback()). */
 	if (f->mode == 2 && total <= f->bounce_max && (total & f->gran1) == 0 &&
-	    d->sg_len <= f->segs && total >= f->min_len && total <= f->max_xfer) {
+	    d->sg_len <= f->segs && total - f->min_len <= f->xfer_span) {
 		uint32_t index = 0;
 		enum mmchal_plan_reason why = d->sg_len == 1u
 						      ? obstacle_of_one(f, d->sg)
@@ -586,7 +596,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 		return 0;
 	}
 	/* merging on and the policy agrees: dma_plan.h step 4 */
-	if (f->mode == 3 && total >= f->min_len && total <= f->max_xfer &&
+	if (f->mode == 3 && total - f->min_len <= f->xfer_span &&
 	    (f->merge_fast ? merged_fits(f, d->sg, total)
 			   : mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card,
 						NULL) == MMCHAL_MERGE_OK)) {
@@ -669,8 +679,8 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	 * them for unmerged segments (one per entry, as long as the entry); a
 	 * merged one is as long as the transfer. */
 	f = &h->pfast[d->dir];
-	*ok = (f->dev_any && h->nsegs <= f->dev_segs &&
-	       (!merged || h->segs[0].len - 1u < f->seg_max)) ||
+	*ok = (f->dev_any && (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
+				     : h->nsegs <= f->dev_segs)) ||
 	      mapped_ok(f, h->segs, h->nsegs) ||
 	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 	if (!*ok)
@@ -970,7 +980,7 @@ int mmchal_host_irq(struct mmchal_host *h)
 	if (h->be_irq(h->be.ctx, &ev) != 0)
 		ev = 0;
 	if (running(h->state))
-		fin = on_events(h, ev);
+		fin = step(h, h->state, ev);
 	else if (ev & EV_REQUEST)
 		h->st.spurious++;
 	ret = finish(h, f, fin, true);
@@ -999,7 +1009,7 @@ int mmchal_host_poll(struct mmchal_host *h)
 			card_changed(h);
 		return 0;
 	}
-	fin = on_events(h, ev);
+	fin = step(h, h->state, ev);
 	if (!fin && h->state == HS_BUSY && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY)) {
 		int busy = h->be.ops->card_busy(h->be.ctx);
 
