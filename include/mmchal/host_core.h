@@ -111,10 +111,17 @@ struct mmchal_host_stats {
 	uint64_t aborts;                        /**< requests aborted by mmchal_host_abort() */
 	uint64_t pio_retries;                   /**< PIO retries after a DMA fault */
 	uint64_t map_fallbacks; /**< IOMMU mappings the engine could not take (fallback) */
-	uint64_t unmap_errors;  /**< IOMMU unmaps that failed */
-	uint64_t spurious;      /**< events with no request in flight */
-	uint64_t defer_inline;  /**< DEFERRED completions run inline (schedule_work failed) */
-	uint64_t card_changes;  /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
+	/** accepted requests the quick checks could not prove valid (the full
+	 *  checks ran: a list with an unaligned first entry, a wrapping address) */
+	uint64_t full_checks;
+	/** data phases the host's precomputed answer could not plan (the full
+	 *  planner ran: cache maintenance, an entry the engine refuses, a
+	 *  length outside the DMA window) */
+	uint64_t full_plans;
+	uint64_t unmap_errors; /**< IOMMU unmaps that failed */
+	uint64_t spurious;     /**< events with no request in flight */
+	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed) */
+	uint64_t card_changes; /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
 	/** IOMMU pages mapped now in the host's domain (its own count: a domain
 	 *  shared by several hosts counts the mappings of all) */
 	uint32_t iova_pages;

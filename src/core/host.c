@@ -378,6 +378,10 @@ static void explain_stats(struct mmchal_strbuf_ *out, const struct mmchal_host_s
 		{"PIO retries", offsetof(struct mmchal_host_stats, pio_retries)},
 		{"IOMMU mappings the engine could not take",
 		 offsetof(struct mmchal_host_stats, map_fallbacks)},
+		{"requests the full checks validated",
+		 offsetof(struct mmchal_host_stats, full_checks)},
+		{"data phases the full planner planned",
+		 offsetof(struct mmchal_host_stats, full_plans)},
 		{"IOMMU unmap errors", offsetof(struct mmchal_host_stats, unmap_errors)},
 	};
 

@@ -52,14 +52,19 @@
 #include "core/mem.h"
 
 /* host->flags */
-#define HF_RETRY        (1u << 0) /* a PIO retry is due when the completion runs */
-#define HF_RETRIED      (1u << 1) /* this request was retried already */
-#define HF_DEFER_INLINE (1u << 3) /* schedule_work failed: completed inline */
-#define HF_UNMAP_ERR    (1u << 4) /* an IOMMU unmap failed */
-#define HF_FALLBACK     (1u << 5) /* the IOMMU mapping was refused by the check */
-#define HF_AUTO_STOP    (1u << 6) /* the controller sends CMD12 after the data */
-#define HF_NO_RELEASE   (1u << 7) /* the plan leaves nothing to unmap, copy or invalidate */
-#define HF_ERR          (1u << 8) /* an error was recorded in the request */
+#define HF_RETRY        (1u << 0)  /* a PIO retry is due when the completion runs */
+#define HF_RETRIED      (1u << 1)  /* this request was retried already */
+#define HF_DEFER_INLINE (1u << 3)  /* schedule_work failed: completed inline */
+#define HF_UNMAP_ERR    (1u << 4)  /* an IOMMU unmap failed */
+#define HF_FALLBACK     (1u << 5)  /* the IOMMU mapping was refused by the check */
+#define HF_AUTO_STOP    (1u << 6)  /* the controller sends CMD12 after the data */
+#define HF_NO_RELEASE   (1u << 7)  /* the plan leaves nothing to unmap, copy or invalidate */
+#define HF_ERR          (1u << 8)  /* an error was recorded in the request */
+#define HF_FULL_CHECK   (1u << 9)  /* the quick checks could not prove the request valid */
+#define HF_FULL_PLAN    (1u << 10) /* the host's constants could not decide the plan */
+
+/* Flags the start section counts; none is set on a request of the fast path. */
+#define HF_START_COUNTED (HF_FALLBACK | HF_FULL_CHECK | HF_FULL_PLAN)
 
 /* Flags commit() counts; none is set on a request that went well. */
 #define HF_COUNTED (HF_ERR | HF_UNMAP_ERR | HF_DEFER_INLINE)
@@ -607,6 +612,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 						   .iommu = true};
 		return 0;
 	}
+	h->flags |= HF_FULL_PLAN;
 	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
@@ -1069,15 +1075,27 @@ static void unclaim(struct mmchal_host *h)
 }
 
 /* The full checks, for what the fast path could not prove (kept out of line). */
-static CORE_NOINLINE_ bool exact_ok(const struct mmchal_request *req,
-				    const struct mmchal_limits *lim, struct mmchal_sg_summary *sum)
+static CORE_NOINLINE_ bool exact_ok(struct mmchal_host *h, const struct mmchal_request *req,
+				    struct mmchal_sg_summary *sum)
 {
 	struct mmchal_req_check_info why;
 
-	if (mmchal_request_check(req, lim, &why) != 0)
+	h->flags |= HF_FULL_CHECK;
+	if (mmchal_request_check(req, &h->limits, &why) != 0)
 		return false;
 	*sum = why.sum;
 	return true;
+}
+
+/* Under the lock: the counters of a request that left the fast path. */
+static CORE_NOINLINE_ void count_slow_start(struct mmchal_host *h)
+{
+	if (h->flags & HF_FALLBACK)
+		h->st.map_fallbacks++;
+	if (h->flags & HF_FULL_CHECK)
+		h->st.full_checks++;
+	if (h->flags & HF_FULL_PLAN)
+		h->st.full_plans++;
 }
 
 int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
@@ -1103,7 +1121,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	/* 2. Validate everything before any mapping or register access. */
 	if (!(h->lean_sum ? quick_ok_as(req, &h->limits, &sum, true)
 			  : quick_ok_as(req, &h->limits, &sum, false)) &&
-	    !exact_ok(req, &h->limits, &sum))
+	    !exact_ok(h, req, &sum))
 		goto invalid;
 	if (req->sbc)
 		req->sbc->error = 0;
@@ -1137,11 +1155,10 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	}
 	/* 5. Start: the backend sees the request only now. */
 	f = host_lock_(h);
-	if (req->data) {
+	if (req->data)
 		count_plan(h);
-		if (h->flags & HF_FALLBACK)
-			h->st.map_fallbacks++;
-	}
+	if (h->flags & HF_START_COUNTED)
+		count_slow_start(h);
 	h->st.requests++;
 	if (begin(h)) {
 		/* the backend refused the first command: unwind, no completion */

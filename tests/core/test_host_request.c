@@ -549,6 +549,25 @@ static void expect_plan(enum mmchal_plan plan, enum mmchal_plan_reason why, uint
 	assert_int_equal(mmchal_host_abort(&g.host), 0);
 }
 
+/*
+ * The host plans the request as the planner does (expect_plan()); @p fast:
+ * from its own constants, without running the planner; @p full_check: the
+ * quick request checks could not prove it valid.
+ */
+static void expect_plan_path(enum mmchal_plan plan, bool fast, bool full_check)
+{
+	struct mmchal_plan_result p;
+	struct mmchal_host_stats before, after;
+
+	assert_int_equal(mmchal_dma_plan(&g.host.penv, &data, &p), 0);
+	assert_int_equal(p.plan, plan);
+	stats(&before);
+	expect_plan(p.plan, p.reason, p.index);
+	stats(&after);
+	assert_int_equal(after.full_plans - before.full_plans, fast ? 0 : 1);
+	assert_int_equal(after.full_checks - before.full_checks, full_check ? 1 : 0);
+}
+
 /* 2 KiB at buf, then 6 KiB from buf + 2 KiB */
 static void unalign_second(void)
 {
@@ -748,6 +767,8 @@ static void test_merge_verdict_is_the_policys(void **state)
 		/* 2 KiB into the first page: three pages */
 		{12288, 0x1000, 0xffffffffu, 2048, MMCHAL_PLAN_IOMMU_MERGED},
 		{8192, 0x1000, 0xffffffffu, 2048, MMCHAL_PLAN_DIRECT},
+		/* 8 KiB from 2 KiB into a page: three whole pages, one byte too many */
+		{12287, 0x1000, 0xffffffffu, 2048, MMCHAL_PLAN_DIRECT},
 		{0, 0x1000, 0x2fff, 0, MMCHAL_PLAN_IOMMU_MERGED},
 		{0, 0x1000, 0x2ffe, 0, MMCHAL_PLAN_DIRECT},
 		{0, 0, UINT64_MAX, 0, MMCHAL_PLAN_IOMMU_MERGED},
@@ -781,12 +802,102 @@ static void test_merge_verdict_is_the_policys(void **state)
 		}
 		assert_int_equal(mmchal_dma_plan(&g.host.penv, &data, &p), 0);
 		assert_int_equal(p.plan, rows[i].plan);
-		expect_plan(p.plan, p.reason, p.index);
+		/* the verdict is the host's own when merging; a refusal asks the
+		 * planner; an unaligned first entry needs the full checks */
+		expect_plan_path(rows[i].plan, rows[i].plan == MMCHAL_PLAN_IOMMU_MERGED,
+				 rows[i].offset != 0);
 	}
 	/* a virt_boundary other than the merge boundary: the policy itself decides */
 	g.host.limits.virt_boundary = 0;
 	mmchal_host_plan_env_(&g.host);
 	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].merge_fast);
+}
+
+/* @p n entries of 4 KiB (the last @p last bytes) for a read of @p blocks. */
+static void make_pages(uint32_t blocks, uint32_t n, uint32_t last)
+{
+	make_rw(MMCHAL_DIR_FROM_CARD, blocks, n);
+	for (uint32_t i = 0; i + 1u < n; i++)
+		sg[i].len = 4096;
+	sg[n - 1u].len = last;
+}
+
+/*
+ * The edges of the DMA length window are the host's to decide, on both
+ * sides; outside it, and on a host where no length fits, the planner runs
+ * and gives the same answer. Behind a merging IOMMU a list that ends inside
+ * a page takes the full request checks (the quick ones look at every end).
+ */
+static void test_length_window_edges(void **state)
+{
+	(void)state;
+	for (int merged = 0; merged < 2; merged++) {
+		enum mmchal_plan dma = merged ? MMCHAL_PLAN_IOMMU_MERGED : MMCHAL_PLAN_DIRECT;
+
+		setup_port(&rec_ops_coherent, merged ? USE_IOMMU : 0);
+		tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+		g.tb.host.merge_capable = merged != 0;
+		host_up();
+		assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+		for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+			g.host.caps.dma.dir[d].min_len = 4096;
+			g.host.caps.dma.dir[d].max_xfer = 8192;
+		}
+		mmchal_host_plan_env_(&g.host);
+		make_pages(8, 1, 4096);
+		expect_plan_path(dma, true, false);
+		make_pages(16, 2, 4096);
+		expect_plan_path(dma, true, false);
+		make_pages(7, 1, 3584);
+		expect_plan_path(MMCHAL_PLAN_PIO, false, merged != 0);
+		make_pages(17, 3, 512);
+		expect_plan_path(MMCHAL_PLAN_PIO, false, merged != 0);
+		/* no length is both long and short enough */
+		for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+			g.host.caps.dma.dir[d].min_len = 8192;
+			g.host.caps.dma.dir[d].max_xfer = 4096;
+		}
+		mmchal_host_plan_env_(&g.host);
+		make_pages(8, 1, 4096);
+		expect_plan_path(MMCHAL_PLAN_PIO, false, false);
+		make_pages(16, 2, 4096);
+		expect_plan_path(MMCHAL_PLAN_PIO, false, false);
+	}
+}
+
+/* A merged segment longer than the engine takes (by one byte: 8 KiB against
+ * 8191) is refused after mapping and the request goes the planner's
+ * fallback way; one that fits is taken. */
+static void test_merged_segment_length_checked(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++)
+		g.host.caps.dma.dir[d].max_seg_size = 8191;
+	mmchal_host_plan_env_(&g.host);
+	make_pages(15, 2, 3584);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_IOMMU_MERGED);
+	assert_int_equal(g.tb.log[0].seg0.len, 7680);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 0);
+	make_pages(16, 2, 4096);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	/* behind the IOMMU there is no untranslated path, and no pool: PIO */
+	assert_int_equal(g.tb.log[1].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(g.tb.log[1].nsegs, 0);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 1);
+	assert_int_equal(st.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_MAPPED_BAD], 1);
+	assert_int_equal(g.fi.pages, 0);
 }
 
 static void test_cache_ops_bounced(void **state)
@@ -1418,6 +1529,48 @@ static void test_busy_without_and_with_the_line(void **state)
 	assert_int_equal(cmd.error, 0);
 }
 
+/* The end of busy reported with the response (or with the data, after the
+ * controller's own CMD12) completes the request in that interrupt. */
+static void test_busy_end_with_the_response(void **state)
+{
+	(void)state;
+	/* R1b command, busy line */
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_HW_BUSY;
+	host_up();
+	cmd = (struct mmchal_cmd){.opcode = 6, .flags = MMCHAL_RSP_R1B};
+	req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.host.state, HS_IDLE);
+	/* the core's CMD12 (R1b) after an open-ended read */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.state, HS_STOP);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 2);
+	assert_int_equal(data.bytes_xfered, 4096);
+	/* the controller's CMD12 without a busy line: its busy ends with the data */
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_true(g.tb.cur.auto_stop);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE | MMCHAL_EV_BUSY_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.tb.nstart, 1);
+}
+
 /* The controller's own CMD12 with its busy on the line: the data phase ends
  * after it, the core sends nothing more. */
 static void test_auto_stop_with_busy_line(void **state)
@@ -1519,6 +1672,9 @@ int main(void)
 		cmocka_unit_test(test_one_entry_bounce_reasons),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_merge_verdict_is_the_policys),
+		cmocka_unit_test(test_length_window_edges),
+		cmocka_unit_test(test_merged_segment_length_checked),
+		cmocka_unit_test(test_busy_end_with_the_response),
 		cmocka_unit_test(test_lock_pairing_per_policy),
 		cmocka_unit_test(test_deferred_schedule_fails),
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
