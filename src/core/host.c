@@ -8,6 +8,7 @@
  * backend.h requires; mmchal_host_init() probes the backend before the host
  * is live, without the lock. The request path is in request.c.
  */
+#include <mmchal/config.h>
 #include <mmchal/host_core.h>
 #include <mmchal/error.h>
 
@@ -135,7 +136,7 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 	f = host_lock_(host);
 	*st = host->st;
 	/* the domain and the pool count for themselves (they may be shared) */
-	if (host->dom) {
+	if (MMCHAL_WITH_IOMMU && host->dom) {
 		struct mmchal_iommu_domain_stats ds;
 
 		if (mmchal_iommu_domain_get_stats(host->dom, &ds) == 0) {

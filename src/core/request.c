@@ -43,6 +43,7 @@
  * @c done callback always runs after the lock is dropped and after the host
  * is IDLE again, so it may start the next request.
  */
+#include <mmchal/config.h>
 #include <mmchal/host_core.h>
 #include <mmchal/error.h>
 
@@ -389,15 +390,17 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 	struct mmchal_plan_env *env = &h->penv;
 
 	env->dma = &h->caps.dma;
-	env->iommu = h->dom ? &h->caps.iommu : NULL;
+	/* a library without the IOMMU layer refuses a host with a domain; the
+	 * constant test lets the compiler drop the mapping paths (config.h) */
+	env->iommu = MMCHAL_WITH_IOMMU && h->dom ? &h->caps.iommu : NULL;
 	env->merge = h->limits.merge;
 	env->card = h->limits.card;
 	/* behind an IOMMU the limits do not clamp to the pool, but it may still
 	 * take what the engine refuses */
-	env->bounce_limit = h->limits.bounce_limit != 0 ? h->limits.bounce_limit
-			    : h->bounce                 ? (uint64_t)h->caps.bounce.slot_size *
-						  h->caps.bounce.slots_per_map
-					: 0;
+	env->bounce_limit = h->limits.bounce_limit != 0       ? h->limits.bounce_limit
+			    : MMCHAL_WITH_BOUNCE && h->bounce ? (uint64_t)h->caps.bounce.slot_size *
+									h->caps.bounce.slots_per_map
+							      : 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
 	h->lean_sum = h->limits.seg_boundary == 0 && h->limits.virt_boundary == 0 &&
@@ -458,7 +461,7 @@ static void plan_fast_of(const struct mmchal_host *h, struct mmchal_host_plan_fa
 			 const struct mmchal_dma_dir_caps *c)
 {
 	const struct mmchal_plan_env *env = &h->penv;
-	bool iommu = env->iommu && env->iommu->present;
+	bool iommu = MMCHAL_WITH_IOMMU && env->iommu && env->iommu->present;
 	uint64_t max_xfer = c->max_xfer != 0 ? c->max_xfer : UINT64_MAX;
 
 	*f = (struct mmchal_host_plan_fast){0};
@@ -573,8 +576,8 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	/* The planner's answer for such a list without IOMMU, when the engine
 	 * refuses a segment: bounced if the pool and the engine take the whole
 	 * transfer as one segment (mmchal_dma_plan_checked_(), fallback()). */
-	if (f->mode == 2 && total <= f->bounce_max && (total & f->gran1) == 0 &&
-	    d->sg_len <= f->segs && total - f->min_len <= f->xfer_span) {
+	if (MMCHAL_WITH_BOUNCE && f->mode == 2 && total <= f->bounce_max &&
+	    (total & f->gran1) == 0 && d->sg_len <= f->segs && total - f->min_len <= f->xfer_span) {
 		uint32_t index = 0;
 		enum mmchal_plan_reason why = d->sg_len == 1u
 						      ? obstacle_of_one(f, d->sg)
@@ -601,7 +604,7 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 		return 0;
 	}
 	/* merging on and the policy agrees: dma_plan.h step 4 */
-	if (f->mode == 3 && total - f->min_len <= f->xfer_span &&
+	if (MMCHAL_WITH_IOMMU && f->mode == 3 && total - f->min_len <= f->xfer_span &&
 	    (f->merge_fast ? merged_fits(f, d->sg, total)
 			   : mmchal_merge_check(d->sg, d->sg_len, h->penv.iommu, h->penv.card,
 						NULL) == MMCHAL_MERGE_OK)) {
@@ -721,7 +724,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 	int err;
 
 	h->nsegs = 0;
-	if (h->plan.iommu) {
+	if (MMCHAL_WITH_IOMMU && h->plan.iommu) {
 		bool ok = true;
 
 		err = map_iommu(h, d, &ok);
@@ -752,7 +755,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		}
 		h->nsegs = d->sg_len;
 	}
-	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+	if (MMCHAL_WITH_BOUNCE && h->plan.plan == MMCHAL_PLAN_BOUNCED) {
 		err = mmchal_bounce_map_aligned(h->bounce, d->sg, d->sg_len, d->dir,
 						bounce_align(dir_caps(h, d), d), &h->bmap, h->segs);
 		if (err != 0)
@@ -764,7 +767,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 	/* Before the device reads memory, write dirty lines back; before it writes
 	 * memory, drop lines a later eviction would write over its data (the
 	 * planner made sure no line is shared with a neighbour). */
-	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+	if (MMCHAL_WITH_BOUNCE && h->plan.plan == MMCHAL_PLAN_BOUNCED) {
 		/* the CPU just filled the slots, in both directions */
 		h->port.ops->cache_clean(h->port.ctx, bounce_cpu(h), h->bmap.len);
 	} else {
@@ -787,7 +790,7 @@ static CORE_INLINE_ void release_data(struct mmchal_host *h)
 
 	if (!d || h->plan.plan == MMCHAL_PLAN_PIO)
 		return;
-	if (h->plan.plan == MMCHAL_PLAN_BOUNCED) {
+	if (MMCHAL_WITH_BOUNCE && h->plan.plan == MMCHAL_PLAN_BOUNCED) {
 		if (cache)
 			h->port.ops->cache_invalidate(h->port.ctx, bounce_cpu(h), h->bmap.len);
 		/* The slots were filled from the caller's buffer first, so copying
@@ -796,7 +799,7 @@ static CORE_INLINE_ void release_data(struct mmchal_host *h)
 		(void)mmchal_bounce_unmap(h->bounce, &h->bmap, true);
 		return;
 	}
-	if (h->plan.iommu && mmchal_iommu_unmap(h->dom, &h->map) != 0)
+	if (MMCHAL_WITH_IOMMU && h->plan.iommu && mmchal_iommu_unmap(h->dom, &h->map) != 0)
 		h->flags |= HF_UNMAP_ERR;
 	if (cache) {
 		for (uint32_t i = 0; i < d->sg_len; i++)
