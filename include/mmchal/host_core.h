@@ -69,8 +69,9 @@ extern "C" {
 /** @brief Default R1b busy timeout, ms, when a command has no @c busy_timeout_ms. */
 #define MMCHAL_HOST_BUSY_TIMEOUT_MS_DEFAULT 10000u
 
-/** @brief Slots of ::mmchal_host_stats::errors, indexed by -error. */
-#define MMCHAL_HOST_ERR_SLOTS 16
+/** @brief Slots of ::mmchal_host_stats::errors, indexed by -error: one per
+ *         ::mmchal_err code, ::MMCHAL_EROFS the last (slot 0 stays 0). */
+#define MMCHAL_HOST_ERR_SLOTS 17
 
 /** @brief Configuration of a host. Zero fields take the stated defaults. */
 struct mmchal_host_cfg {

@@ -150,6 +150,9 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 	return 0;
 }
 
+_Static_assert(MMCHAL_HOST_ERR_SLOTS == 1 - MMCHAL_EROFS,
+	       "one slot of the errors by kind per error code");
+
 /* ------------------------------------------------------------------ host ops */
 
 static struct mmchal_host *live(void *ctx)

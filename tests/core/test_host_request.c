@@ -568,6 +568,18 @@ static void expect_plan_path(enum mmchal_plan plan, bool fast, bool full_check)
 	assert_int_equal(after.full_checks - before.full_checks, full_check ? 1 : 0);
 }
 
+/* expect_plan(), decided by the host's own constants and quick checks. */
+static void expect_fast_plan(enum mmchal_plan plan, enum mmchal_plan_reason why, uint32_t index)
+{
+	struct mmchal_host_stats before, after;
+
+	stats(&before);
+	expect_plan(plan, why, index);
+	stats(&after);
+	assert_int_equal(after.full_plans, before.full_plans);
+	assert_int_equal(after.full_checks, before.full_checks);
+}
+
 /* 2 KiB at buf, then 6 KiB from buf + 2 KiB */
 static void unalign_second(void)
 {
@@ -594,11 +606,29 @@ static void test_bounce_plan_is_the_planners(void **state)
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
 	unalign_second();
-	expect_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
-	/* aligned: DIRECT */
+	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
+	/* aligned: DIRECT, in both directions */
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 1);
 	req.stop = NULL;
-	expect_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	make_rw(MMCHAL_DIR_TO_CARD, 16, 1);
+	req.stop = NULL;
+	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	/* at the top of a DMA length window that starts above 0 */
+	for (int d = 0; d < 2; d++) {
+		g.host.caps.dma.dir[d].min_len = 1024;
+		g.host.caps.dma.dir[d].max_xfer = 8192;
+	}
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	unalign_second();
+	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
+	for (int d = 0; d < 2; d++) {
+		g.host.caps.dma.dir[d].min_len = 0;
+		g.host.caps.dma.dir[d].max_xfer = 0;
+	}
+	mmchal_host_plan_env_(&g.host);
 	/* a bounce needs every CPU address */
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
@@ -900,6 +930,86 @@ static void test_merged_segment_length_checked(void **state)
 	assert_int_equal(g.fi.pages, 0);
 }
 
+/*
+ * With an engine segment boundary the bounce region starts on a multiple of
+ * its size rounded up to a power of two, so that it never straddles one:
+ * after a one-slot bounce the pool's next free slot (2 KiB in) would put
+ * a 4 KiB region across the 4 KiB boundary; the region goes to 4 KiB.
+ */
+static void test_bounce_region_inside_a_boundary(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.identity = true;
+	host_up();
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].seg_boundary = 0xfff;
+	mmchal_host_plan_env_(&g.host);
+	/* 512 bytes across a 4 KiB boundary: bounced into slot 0 */
+	make_rw(MMCHAL_DIR_FROM_CARD, 1, 1);
+	req.stop = NULL;
+	sg[0].cpu = buf + 4096 - 256;
+	sg[0].phys += 4096 - 256;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_BOUNCED);
+	assert_int_equal(g.tb.log[0].seg0.addr, (uintptr_t)pool);
+	/* 4 KiB across one: the region skips slot 1 */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	sg[0].cpu = buf + 2048;
+	sg[0].phys += 2048;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[1].plan, MMCHAL_PLAN_BOUNCED);
+	assert_int_equal(g.tb.log[1].seg0.addr, (uintptr_t)pool + 4096u);
+	assert_int_equal(g.tb.log[1].seg0.len, 4096);
+	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
+}
+
+/* An engine segment boundary: the host's checks cover the ends of every
+ * entry, so a valid request still needs no full check; and an error code
+ * beyond the table of errors by kind is reported but not counted there. */
+static void test_boundary_host_and_unknown_error(void **state)
+{
+	struct mmchal_host_stats st, before;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	for (int d = 0; d < 2; d++)
+		g.tb.dma.dir[d].seg_boundary = 0xffff;
+	host_up();
+	assert_int_equal(mmchal_host_limits(&g.host)->seg_boundary, 0xffff);
+	make_rw(MMCHAL_DIR_TO_CARD, 16, 2);
+	req.stop = NULL;
+	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	/* the last error code has its slot */
+	make_rw(MMCHAL_DIR_TO_CARD, 8, 1);
+	req.stop = NULL;
+	g.tb.auto_complete = true;
+	g.tb.fail_op = 25;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EROFS;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EROFS);
+	stats(&st);
+	assert_int_equal(st.errors[-MMCHAL_EROFS], 1);
+	/* one beyond it is reported, not counted (nor anywhere else) */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	g.tb.fail_op = 18;
+	g.tb.fail_err = -MMCHAL_HOST_ERR_SLOTS;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), -MMCHAL_HOST_ERR_SLOTS);
+	before = st;
+	stats(&st);
+	before.requests++;
+	before.completed++;
+	before.plan[MMCHAL_PLAN_DIRECT]++;
+	before.reason[MMCHAL_PLAN_DIRECT][MMCHAL_PR_DIRECT]++;
+	before.nobounce[MMCHAL_NB_NONE]++;
+	before.bytes = st.bytes; /* the blocks the backend says moved */
+	assert_memory_equal(&st, &before, sizeof(st));
+}
+
 static void test_cache_ops_bounced(void **state)
 {
 	struct mmchal_host_stats st;
@@ -1084,6 +1194,20 @@ static void test_pio_retry_after_dma_fault(void **state)
 	g.tb.start_err = 0;
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	/* with SET_BLOCK_COUNT: the retry starts clean, CMD23 again, and succeeds */
+	retry_host();
+	req.sbc = &sbc;
+	req.stop = NULL;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(sbc.error, 0);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	/* 23, 18 (DMA, fault), 23, 18 (PIO) */
+	assert_int_equal(g.tb.nstart, 4);
+	assert_int_equal(g.tb.log[2].opcode, 23);
+	assert_int_equal(g.tb.log[3].plan, MMCHAL_PLAN_PIO);
+	check_read_bytes(4096);
 }
 
 /* Submit, expect @p plan and reason, complete by the test backend. */
@@ -1672,6 +1796,8 @@ int main(void)
 		cmocka_unit_test(test_one_entry_bounce_reasons),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_merge_verdict_is_the_policys),
+		cmocka_unit_test(test_bounce_region_inside_a_boundary),
+		cmocka_unit_test(test_boundary_host_and_unknown_error),
 		cmocka_unit_test(test_length_window_edges),
 		cmocka_unit_test(test_merged_segment_length_checked),
 		cmocka_unit_test(test_busy_end_with_the_response),
