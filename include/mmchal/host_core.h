@@ -119,6 +119,9 @@ struct mmchal_host_stats {
 	 *  planner ran: cache maintenance, an entry the engine refuses, a
 	 *  length outside the DMA window) */
 	uint64_t full_plans;
+	/** IOMMU mappings the host's precomputed answer could not prove the
+	 *  engine takes (the exact check of the mapped segments ran) */
+	uint64_t full_map_checks;
 	uint64_t unmap_errors; /**< IOMMU unmaps that failed */
 	uint64_t spurious;     /**< events with no request in flight */
 	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed) */

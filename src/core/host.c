@@ -386,6 +386,8 @@ static void explain_stats(struct mmchal_strbuf_ *out, const struct mmchal_host_s
 		 offsetof(struct mmchal_host_stats, full_checks)},
 		{"data phases the full planner planned",
 		 offsetof(struct mmchal_host_stats, full_plans)},
+		{"IOMMU mappings the full check examined",
+		 offsetof(struct mmchal_host_stats, full_map_checks)},
 		{"IOMMU unmap errors", offsetof(struct mmchal_host_stats, unmap_errors)},
 	};
 

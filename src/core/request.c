@@ -63,9 +63,10 @@
 #define HF_ERR          (1u << 8)  /* an error was recorded in the request */
 #define HF_FULL_CHECK   (1u << 9)  /* the quick checks could not prove the request valid */
 #define HF_FULL_PLAN    (1u << 10) /* the host's constants could not decide the plan */
+#define HF_FULL_MAP     (1u << 11) /* they could not prove the IOMMU mapping fits the engine */
 
 /* Flags the start section counts; none is set on a request of the fast path. */
-#define HF_START_COUNTED (HF_FALLBACK | HF_FULL_CHECK | HF_FULL_PLAN)
+#define HF_START_COUNTED (HF_FALLBACK | HF_FULL_CHECK | HF_FULL_PLAN | HF_FULL_MAP)
 
 /* Flags commit() counts; none is set on a request that went well. */
 #define HF_COUNTED (HF_ERR | HF_UNMAP_ERR | HF_DEFER_INLINE)
@@ -669,6 +670,14 @@ static CORE_INLINE_ bool mapped_ok(const struct mmchal_host_plan_fast *f,
 	return mapped_fold(f, s, n, false);
 }
 
+/* The exact check of the mapped segments, for what mapped_ok() could not prove. */
+static CORE_NOINLINE_ bool full_map_check(struct mmchal_host *h, const struct mmchal_data *d,
+					  bool merged)
+{
+	h->flags |= HF_FULL_MAP;
+	return mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
+}
+
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
@@ -690,8 +699,7 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	f = &h->pfast[d->dir];
 	*ok = (f->dev_any && (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
 				     : h->nsegs <= f->dev_segs)) ||
-	      mapped_ok(f, h->segs, h->nsegs) ||
-	      mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
+	      mapped_ok(f, h->segs, h->nsegs) || full_map_check(h, d, merged);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);
 	return 0;
@@ -1099,6 +1107,8 @@ static CORE_NOINLINE_ void count_slow_start(struct mmchal_host *h)
 		h->st.full_checks++;
 	if (h->flags & HF_FULL_PLAN)
 		h->st.full_plans++;
+	if (h->flags & HF_FULL_MAP)
+		h->st.full_map_checks++;
 }
 
 int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)

@@ -306,6 +306,7 @@ static void test_explain_stats_exact(void **state)
 				   "IOMMU mappings the engine could not take: 0\n"
 				   "requests the full checks validated: 0\n"
 				   "data phases the full planner planned: 0\n"
+				   "IOMMU mappings the full check examined: 0\n"
 				   "IOMMU unmap errors: 0\n"
 				   "plan PIO: 1\n"; /* a command without data has no plan */
 	static char buf[4096];

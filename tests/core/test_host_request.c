@@ -1220,6 +1220,18 @@ static void expect_mapped(enum mmchal_plan plan, enum mmchal_plan_reason why)
 	assert_int_equal(g.fi.pages, 0);
 }
 
+/* expect_mapped(); @p full: the exact check of the mapped segments ran
+ * (the host's one-pass proof could not decide). */
+static void expect_mapped_by(enum mmchal_plan plan, enum mmchal_plan_reason why, bool full)
+{
+	struct mmchal_host_stats before, after;
+
+	stats(&before);
+	expect_mapped(plan, why);
+	stats(&after);
+	assert_int_equal(after.full_map_checks - before.full_map_checks, full ? 1 : 0);
+}
+
 /* Behind the IOMMU the mapped segments still meet the engine's reach and
  * segment size: a domain wider than the engine, a merged segment longer than
  * the engine takes. */
@@ -1491,21 +1503,59 @@ static void test_mapped_segments_checked(void **state)
 	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
-	expect_mapped(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU);
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 	/* a 64 KiB boundary: every segment of the mapping stays inside one */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].seg_boundary = 0xffff;
 	mmchal_host_plan_env_(&g.host);
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
-	expect_mapped(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU);
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
+	/* a 4 KiB boundary: the first segment (one page) keeps it, the second
+	 * (two pages) cannot: refused after mapping */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].seg_boundary = 0xfff;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 24, 2);
+	req.stop = NULL;
+	sg[0].len = 4096;
+	sg[1].len = 8192;
+	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
 	/* a 2 KiB boundary no 4 KiB segment can keep: refused after mapping */
 	for (int d = 0; d < 2; d++)
 		g.host.caps.dma.dir[d].seg_boundary = 0x7ff;
 	mmchal_host_plan_env_(&g.host);
 	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
 	req.stop = NULL;
-	expect_mapped(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD);
+	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
+}
+
+/* A merged mapping on an engine with an alignment: the host proves the one
+ * segment fits without the exact check. */
+static void test_merged_mapping_proved(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].addr_align = 512;
+	mmchal_host_plan_env_(&g.host);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	assert_int_equal(g.tb.log[0].nsegs, 1);
+	assert_int_equal(g.tb.log[0].seg0.len, 8192);
+	/* with a length granule the transfer meets */
+	for (int d = 0; d < 2; d++)
+		g.host.caps.dma.dir[d].len_granule = 512;
+	mmchal_host_plan_env_(&g.host);
+	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
+	req.stop = NULL;
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
 }
 
 /* A mapping or a bounce that cannot be made fails the request with its
@@ -1796,6 +1846,7 @@ int main(void)
 		cmocka_unit_test(test_one_entry_bounce_reasons),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_merge_verdict_is_the_policys),
+		cmocka_unit_test(test_merged_mapping_proved),
 		cmocka_unit_test(test_bounce_region_inside_a_boundary),
 		cmocka_unit_test(test_boundary_host_and_unknown_error),
 		cmocka_unit_test(test_length_window_edges),
