@@ -30,7 +30,7 @@
 #define RD    MMCHAL_DIR_FROM_CARD
 #define NOIDX 0xa5a5a5a5u
 
-static _Alignas(4096) unsigned char buf[65536];
+static _Alignas(4096) unsigned char buf[40960];
 
 /* ------------------------------------------------------------ requests */
 
