@@ -1271,6 +1271,101 @@ static void test_init_dma_and_status(void **state)
 	assert_true(st.busy);
 }
 
+/* A ring whose length is not a power of two, before and after it wraps:
+ * the oldest entry first. */
+static void test_log_odd_ring(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_log_entry ring[3];
+	struct mmchal_cmd c;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.log = ring;
+	cfg.log_len = 3;
+	mh_init(&cfg);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(8, 0x1aa, MMCHAL_RSP_R7, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_log_count(&mh), 2);
+	assert_int_equal(mmchal_mock_log_get(&mh, 0)->opcode, 0);
+	assert_int_equal(mmchal_mock_log_get(&mh, 1)->opcode, 8);
+	mh_sd_to_tran(); /* 7 more: 0 8 55 41 2 3 7 */
+	assert_int_equal(mmchal_mock_log_count(&mh), 3);
+	assert_int_equal(mmchal_mock_log_get(&mh, 0)->seq, 6);
+	assert_int_equal(mmchal_mock_log_get(&mh, 0)->opcode, 2);
+	assert_int_equal(mmchal_mock_log_get(&mh, 1)->opcode, 3);
+	assert_int_equal(mmchal_mock_log_get(&mh, 2)->opcode, 7);
+	assert_int_equal(mmchal_mock_log_last(&mh)->seq, 8);
+}
+
+/* Configuration edges that must be accepted: a 64-bit engine, an eMMC in
+ * sector mode whose size is not a multiple of 2 KiB (that rule is for byte
+ * addressing); and with no latency both phases end in one call. */
+static void test_init_edges_and_zero_latency(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_xfer x;
+	uint32_t ev;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_EMMC, 3u * 512u);
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+	cfg.emmc_byte_mode = true;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma = dma_caps(1);
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++)
+		cfg.dma.dir[i].addr_bits = 64;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+	cfg.dma.dir[MMCHAL_DIR_TO_CARD].addr_bits = 65;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	sd_tran(&cfg);
+	mmchal_mock_set_latency(&mh, 0, 0, 0, false);
+	sg[0].cpu = buf;
+	sg[0].len = 512;
+	dma_xfer(&x, &c, &d, 17, 2, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 1);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, ALL_DONE);
+	assert_memory_equal(buf, mh_image + 1024, 512);
+}
+
+/* card_busy counts its polls and notices a removal: a card gone is not
+ * busy; the status shows the eMMC's HS_TIMING. */
+static void test_busy_poll_removal_and_status(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st;
+	struct mmchal_cmd c;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_EMMC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	mh_mmc_to_tran();
+	/* SWITCH HS_TIMING (byte 185) to 1: high speed */
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.hs_timing, 0);
+	assert_int_equal(mh_cmd(6, 0x03b90100, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.hs_timing, 1);
+	mmchal_mock_set_busy_stuck(&mh, true);
+	assert_int_equal(mh_cmd(6, 0x03b90100, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	assert_int_equal(mmchal_mock_stats(&mh)->busy_polls, 0);
+	assert_int_equal(mh_ops->card_busy(&mh), 1);
+	assert_int_equal(mh_ops->card_busy(&mh), 1);
+	assert_int_equal(mmchal_mock_stats(&mh)->busy_polls, 2);
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->card_busy(&mh), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->busy_polls, 3);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_false(st.present);
+	assert_false(st.busy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1294,6 +1389,9 @@ int main(void)
 		cmocka_unit_test(test_start_refusals),
 		cmocka_unit_test(test_api_bad_args),
 		cmocka_unit_test(test_init_dma_and_status),
+		cmocka_unit_test(test_log_odd_ring),
+		cmocka_unit_test(test_init_edges_and_zero_latency),
+		cmocka_unit_test(test_busy_poll_removal_and_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
