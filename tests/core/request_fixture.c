@@ -77,6 +77,17 @@ void host_up(void)
 	assert_int_equal(mmchal_host_init(&g.host, &g.cfg), 0);
 }
 
+/* A coherent internal DMAC of @p max_segs segments behind a merging IOMMU
+ * (setup_port() @p flags, USE_IOMMU among them), an eMMC card. */
+void merging_host(unsigned flags, uint32_t max_segs)
+{
+	setup_port(&rec_ops_coherent, flags);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, max_segs, true);
+	g.tb.host.merge_capable = true;
+	host_up();
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+}
+
 /* CMD18/25 of @p blocks x 512 bytes over 4 KiB pieces of buf, with CMD12. */
 void make_rw(enum mmchal_dir dir, uint32_t blocks, uint32_t nsg)
 {
@@ -97,6 +108,13 @@ void make_rw(enum mmchal_dir dir, uint32_t blocks, uint32_t nsg)
 	data = (struct mmchal_data){
 		.dir = dir, .blksz = 512, .blocks = blocks, .sg = sg, .sg_len = nsg};
 	req = (struct mmchal_request){.cmd = &cmd, .data = &data, .stop = &stop, .done = on_done};
+}
+
+/* make_rw() of a read, without CMD12 (the plan tests look at the data only). */
+void make_read(uint32_t blocks, uint32_t nsg)
+{
+	make_rw(MMCHAL_DIR_FROM_CARD, blocks, nsg);
+	req.stop = NULL;
 }
 
 void check_read_bytes(uint32_t n)

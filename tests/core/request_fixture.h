@@ -23,6 +23,15 @@
 #define USE_BOUNCE (1u << 0)
 #define USE_IOMMU  (1u << 1)
 
+/* Set one DMA capability of both directions on the live host, then the
+ * host's planner constants that follow from it. */
+#define set_both_dirs(field, value)                              \
+	do {                                                     \
+		for (int d_ = 0; d_ < MMCHAL_DIR_COUNT; d_++)    \
+			g.host.caps.dma.dir[d_].field = (value); \
+		mmchal_host_plan_env_(&g.host);                  \
+	} while (0)
+
 struct rq_fixture {
 	struct tb tb;
 	struct rec_port rp;
@@ -49,7 +58,9 @@ extern unsigned ndone; /* done() calls since setup_port() */
 void on_done(struct mmchal_request *r);
 void setup_port(const struct mmchal_port_ops *ops, unsigned flags);
 void host_up(void);
+void merging_host(unsigned flags, uint32_t max_segs);
 void make_rw(enum mmchal_dir dir, uint32_t blocks, uint32_t nsg);
+void make_read(uint32_t blocks, uint32_t nsg);
 void make_pages(uint32_t blocks, uint32_t n, uint32_t last);
 void unalign_second(void);
 void check_read_bytes(uint32_t n);

@@ -46,8 +46,7 @@ static void test_cache_ops_direct(void **state)
 	/* read: invalidate before (no dirty line may land on the data) and after */
 	g.rp.n = 0;
 	g.tb.auto_complete = true;
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
-	req.stop = NULL;
+	make_read(8, 2);
 	memset(buf, 0, sizeof(buf));
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(g.rp.n, 4);
@@ -78,17 +77,13 @@ static void test_bounce_plan_is_the_planners(void **state)
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	g.tb.identity = true;
 	host_up();
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_align = 4096;
-	mmchal_host_plan_env_(&g.host);
+	set_both_dirs(addr_align, 4096);
 	/* the second entry starts half-way into a page */
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	unalign_second();
 	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
 	/* aligned: DIRECT, in both directions */
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 1);
-	req.stop = NULL;
+	make_read(16, 1);
 	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
 	make_rw(MMCHAL_DIR_TO_CARD, 16, 1);
 	req.stop = NULL;
@@ -99,8 +94,7 @@ static void test_bounce_plan_is_the_planners(void **state)
 		g.host.caps.dma.dir[d].max_xfer = 8192;
 	}
 	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	unalign_second();
 	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 1);
 	for (int d = 0; d < 2; d++) {
@@ -109,17 +103,13 @@ static void test_bounce_plan_is_the_planners(void **state)
 	}
 	mmchal_host_plan_env_(&g.host);
 	/* a bounce needs every CPU address */
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	unalign_second();
 	sg[0].cpu = NULL;
 	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
 	/* the bounce is one segment the engine must take: too long, PIO */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].max_seg_size = 4096;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	set_both_dirs(max_seg_size, 4096);
+	make_read(16, 2);
 	unalign_second();
 	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_ALIGN, 1);
 	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
@@ -129,8 +119,7 @@ static void test_bounce_plan_is_the_planners(void **state)
 		g.host.caps.dma.dir[d].len_granule = 2048;
 	}
 	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 3, 1);
-	req.stop = NULL;
+	make_read(3, 1);
 	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_GRANULE, 0);
 	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_ENGINE);
 }
@@ -182,8 +171,7 @@ static void test_one_entry_bounce_reasons(void **state)
 			g.host.caps.dma.dir[d].len_granule = rows[i].granule;
 		}
 		mmchal_host_plan_env_(&g.host);
-		make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-		req.stop = NULL;
+		make_read(8, 1);
 		sg[0].cpu = buf + rows[i].offset;
 		sg[0].phys = rows[i].phys ? rows[i].phys : sg[0].phys + rows[i].offset;
 		if (rows[i].fast)
@@ -204,8 +192,7 @@ static void test_one_entry_bounce_reasons(void **state)
 		g.host.caps.dma.dir[d].addr_bits = 0;
 	}
 	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 1);
-	req.stop = NULL;
+	make_read(16, 1);
 	sg[0].cpu = buf + 512;
 	sg[0].phys += 512;
 	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_BOUNDARY, 0);
@@ -236,11 +223,7 @@ static void test_merge_verdict_is_the_policys(void **state)
 	};
 
 	(void)state;
-	setup_port(&rec_ops_coherent, USE_IOMMU);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
-	g.tb.host.merge_capable = true;
-	host_up();
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	merging_host(USE_IOMMU, 4);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		struct mmchal_plan_result p;
 
@@ -249,12 +232,10 @@ static void test_merge_verdict_is_the_policys(void **state)
 		g.host.caps.iommu.aperture_end = rows[i].ap_end;
 		mmchal_host_plan_env_(&g.host);
 		assert_true(g.host.pfast[MMCHAL_DIR_FROM_CARD].merge_fast);
-		make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-		req.stop = NULL;
+		make_read(16, 2);
 		if (rows[i].offset) {
 			/* 2 KiB + 4 KiB + 2 KiB: interior boundaries on pages */
-			make_rw(MMCHAL_DIR_FROM_CARD, 16, 3);
-			req.stop = NULL;
+			make_read(16, 3);
 			sg[0].cpu = buf + 2048;
 			sg[0].phys += 2048;
 			sg[0].len = 2048;
@@ -325,14 +306,8 @@ static void test_merged_segment_length_checked(void **state)
 	struct mmchal_host_stats st;
 
 	(void)state;
-	setup_port(&rec_ops_coherent, USE_IOMMU);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
-	g.tb.host.merge_capable = true;
-	host_up();
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
-	for (int d = 0; d < MMCHAL_DIR_COUNT; d++)
-		g.host.caps.dma.dir[d].max_seg_size = 8191;
-	mmchal_host_plan_env_(&g.host);
+	merging_host(USE_IOMMU, 4);
+	set_both_dirs(max_seg_size, 8191);
 	make_pages(15, 2, 3584);
 	req.stop = NULL;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
@@ -365,20 +340,16 @@ static void test_bounce_region_inside_a_boundary(void **state)
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	g.tb.identity = true;
 	host_up();
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].seg_boundary = 0xfff;
-	mmchal_host_plan_env_(&g.host);
+	set_both_dirs(seg_boundary, 0xfff);
 	/* 512 bytes across a 4 KiB boundary: bounced into slot 0 */
-	make_rw(MMCHAL_DIR_FROM_CARD, 1, 1);
-	req.stop = NULL;
+	make_read(1, 1);
 	sg[0].cpu = buf + 4096 - 256;
 	sg[0].phys += 4096 - 256;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_BOUNCED);
 	assert_int_equal(g.tb.log[0].seg0.addr, (uintptr_t)pool);
 	/* 4 KiB across one: the region skips slot 1 */
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-	req.stop = NULL;
+	make_read(8, 1);
 	sg[0].cpu = buf + 2048;
 	sg[0].phys += 2048;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
@@ -416,8 +387,7 @@ static void test_boundary_host_and_unknown_error(void **state)
 	stats(&st);
 	assert_int_equal(st.errors[-MMCHAL_EROFS], 1);
 	/* one beyond it is reported, not counted (nor anywhere else) */
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-	req.stop = NULL;
+	make_read(8, 1);
 	g.tb.fail_op = 18;
 	g.tb.fail_err = -MMCHAL_HOST_ERR_SLOTS;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), -MMCHAL_HOST_ERR_SLOTS);
@@ -480,21 +450,13 @@ static void test_iommu_mapping_within_engine(void **state)
 	struct mmchal_host_stats st;
 
 	(void)state;
-	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 2, true);
-	g.tb.host.merge_capable = true;
-	host_up();
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	merging_host(USE_IOMMU | USE_BOUNCE, 2);
 	/* in reach: merged */
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	expect_mapped(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED);
 	/* the engine reaches only page 0 (which the domain never hands out) */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_bits = 12;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	set_both_dirs(addr_bits, 12);
+	make_read(16, 2);
 	expect_mapped(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_MAPPED_BAD);
 	stats(&st);
 	assert_int_equal(st.map_fallbacks, 1);
@@ -504,8 +466,7 @@ static void test_iommu_mapping_within_engine(void **state)
 		g.host.caps.dma.dir[d].max_seg_size = 4096;
 	}
 	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	expect_mapped(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD);
 	stats(&st);
 	assert_int_equal(st.map_fallbacks, 2);
@@ -516,15 +477,10 @@ static void test_iommu_plans_release_everything(void **state)
 	struct mmchal_host_stats st;
 
 	(void)state;
-	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 1, true);
-	g.tb.host.merge_capable = true;
-	host_up();
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	merging_host(USE_IOMMU | USE_BOUNCE, 1);
 	assert_true(mmchal_host_limits(&g.host)->merge);
 	/* merged: one segment, pages mapped while in flight */
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	g.tb.auto_complete = false;
 	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
 	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_IOMMU_MERGED);
@@ -559,9 +515,7 @@ static void test_iommu_plans_release_everything(void **state)
 	}
 	/* the engine needs 8 KiB alignment: the merged IOVA starts 2 KiB into a
 	 * page, the post-mapping check refuses it and the request is bounced */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_align = 8192;
-	mmchal_host_plan_env_(&g.host); /* the host's planner constants follow */
+	set_both_dirs(addr_align, 8192); /* the host's planner constants follow */
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	sg[0].cpu = buf + 2048;
 	sg[0].phys += 2048;
@@ -607,12 +561,9 @@ static void test_iommu_plans_release_everything(void **state)
 		assert_true(fx_contains(text, "IOMMU mappings the engine could not take: 1\n"));
 	}
 	/* a failing IOMMU map: the error comes back, nothing stays mapped */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_align = 0;
-	mmchal_host_plan_env_(&g.host);
+	set_both_dirs(addr_align, 0);
 	g.fi.fail_map_at = g.fi.maps + 2;
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EFAULT);
 	assert_int_equal(g.fi.pages, 0);
 	g.fi.fail_map_at = 0;
@@ -630,36 +581,24 @@ static void test_mapped_segments_checked(void **state)
 	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	host_up();
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_align = 512;
-	mmchal_host_plan_env_(&g.host);
+	set_both_dirs(addr_align, 512);
 	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 	/* a 64 KiB boundary: every segment of the mapping stays inside one */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].seg_boundary = 0xffff;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	set_both_dirs(seg_boundary, 0xffff);
+	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 	/* a 4 KiB boundary: the first segment (one page) keeps it, the second
 	 * (two pages) cannot: refused after mapping */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].seg_boundary = 0xfff;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 24, 2);
-	req.stop = NULL;
+	set_both_dirs(seg_boundary, 0xfff);
+	make_read(24, 2);
 	sg[0].len = 4096;
 	sg[1].len = 8192;
 	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
 	/* a 2 KiB boundary no 4 KiB segment can keep: refused after mapping */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].seg_boundary = 0x7ff;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	set_both_dirs(seg_boundary, 0x7ff);
+	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
 }
 
@@ -668,26 +607,16 @@ static void test_mapped_segments_checked(void **state)
 static void test_merged_mapping_proved(void **state)
 {
 	(void)state;
-	setup_port(&rec_ops_coherent, USE_IOMMU);
-	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
-	g.tb.host.merge_capable = true;
-	host_up();
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].addr_align = 512;
-	mmchal_host_plan_env_(&g.host);
+	merging_host(USE_IOMMU, 4);
+	set_both_dirs(addr_align, 512);
 	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
 	assert_int_equal(g.tb.log[0].nsegs, 1);
 	assert_int_equal(g.tb.log[0].seg0.len, 8192);
 	/* with a length granule the transfer meets */
-	for (int d = 0; d < 2; d++)
-		g.host.caps.dma.dir[d].len_granule = 512;
-	mmchal_host_plan_env_(&g.host);
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	set_both_dirs(len_granule, 512);
+	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
 }
 

@@ -312,8 +312,7 @@ static void test_timeouts(void **state)
 	assert_int_equal(mmchal_host_poll(&g.host), 1);
 	assert_int_equal(ndone, 2);
 	/* request_sync's own timeout */
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
-	req.stop = NULL;
+	make_read(8, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 1), MMCHAL_ETIMEDOUT);
 	assert_int_equal(ndone, 3);
 	stats(&st);
@@ -431,8 +430,7 @@ static void test_lock_pairing_per_policy(void **state)
 		g.rp.record_locks = true;
 		host_up();
 		assert_int_equal(mmchal_host_limits(&g.host)->policy, pols[p]);
-		make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
-		req.stop = NULL;
+		make_read(8, 2);
 		g.tb.auto_complete = false;
 		assert_int_equal(mmchal_host_request(&g.host, &req), 0);
 		g.rp.n = 0;
@@ -479,8 +477,7 @@ static void test_deferred_schedule_fails(void **state)
 	g.cfg.policy.override = MMCHAL_POLICY_DEFERRED;
 	host_up();
 	g.rp.work_err = MMCHAL_ENOMEM;
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
-	req.stop = NULL;
+	make_read(8, 2);
 	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
 	assert_int_equal(mmchal_host_irq(&g.host), 1);
 	assert_int_equal(ndone, 1);
@@ -683,8 +680,7 @@ static void test_map_failures(void **state)
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	host_up();
 	g.fi.fail_map_at = 1;
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EFAULT);
 	assert_int_equal(g.tb.nstart, 0);
 	assert_int_equal(g.fi.pages, 0);
@@ -701,8 +697,7 @@ static void test_map_failures(void **state)
 		assert_int_equal(
 			mmchal_bounce_map(&g.bounce, &big, 1, MMCHAL_DIR_TO_CARD, &hold[i], &seg),
 			0);
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-	req.stop = NULL;
+	make_read(8, 1);
 	sg[0].cpu = buf + 512;
 	sg[0].phys += 512;
 	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_ENOMEM);
@@ -726,8 +721,7 @@ static void test_unmap_error_counted(void **state)
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	host_up();
 	g.fi.unmap_err = MMCHAL_EIO;
-	make_rw(MMCHAL_DIR_FROM_CARD, 16, 2);
-	req.stop = NULL;
+	make_read(16, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	stats(&st);
 	assert_int_equal(st.unmap_errors, 1);
@@ -755,8 +749,7 @@ static void test_irq_errors_and_spurious(void **state)
 	assert_int_equal(mmchal_host_irq(&g.host), 0);
 	stats(&st);
 	assert_int_equal(st.spurious, 2);
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-	req.stop = NULL;
+	make_read(8, 1);
 	g.tb.auto_complete = false;
 	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
 	g.tb.irq_err = MMCHAL_EIO;
@@ -906,8 +899,7 @@ static void test_explain_every_size(void **state)
 	setup_port(&rec_ops_coherent, USE_IOMMU | USE_BOUNCE);
 	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
 	host_up();
-	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
-	req.stop = NULL;
+	make_read(8, 1);
 	g.tb.fail_op = 18;
 	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
 	g.tb.fail_err = MMCHAL_EIO;
