@@ -150,6 +150,9 @@ static void test_one_entry_bounce_reasons(void **state)
 		{1, 65536, 0, 0, 256, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 512, 0, false},
 		/* aligned to a length granule: the host's own answer */
 		{1, 65536, 0, 0, 0, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 512, 0, true},
+		/* the last byte beyond 32 address bits */
+		{1, 65536, 0, 32, 0, MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ADDR_BITS, 0, 0xfffff200u,
+		 true},
 		/* the last byte exactly at the top of 32 address bits */
 		{1, 65536, 0, 32, 0, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0, 0xfffff000u, true},
 		/* across a 4 KiB boundary, the last byte one below the top of 32 bits */
@@ -453,7 +456,13 @@ static void test_iommu_mapping_within_engine(void **state)
 	merging_host(USE_IOMMU | USE_BOUNCE, 2);
 	/* in reach: merged */
 	make_read(16, 2);
-	expect_mapped(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED);
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	/* 32 address bits, as many as the domain's: every device address is in
+	 * reach, the host knows it without looking at the segment */
+	set_both_dirs(addr_bits, 32);
+	assert_true(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
 	/* the engine reaches only page 0 (which the domain never hands out) */
 	set_both_dirs(addr_bits, 12);
 	make_read(16, 2);
@@ -618,6 +627,63 @@ static void test_merged_mapping_proved(void **state)
 	set_both_dirs(len_granule, 512);
 	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	/* and a 64 KiB boundary the mapping keeps */
+	set_both_dirs(seg_boundary, 0xffff);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	/* the engine's 32 address bits end where the domain's do: the first
+	 * mapping takes the top pages, its last byte is the last reachable */
+	merging_host(USE_IOMMU, 4);
+	set_both_dirs(addr_bits, 32);
+	set_both_dirs(addr_align, 512);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	assert_int_equal(g.tb.log[0].seg0.addr + g.tb.log[0].seg0.len - 1u, 0xffffffffu);
+	/* one byte (no alignment to meet): a segment whose last byte is its first */
+	set_both_dirs(addr_align, 1);
+	set_both_dirs(len_granule, 1);
+	set_both_dirs(seg_boundary, 0xfff);
+	make_read(1, 1);
+	data.blksz = 1;
+	sg[0].len = 1;
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	assert_int_equal(g.tb.log[1].seg0.len, 1);
+}
+
+/*
+ * The host's own answers where its constants depend on the port and the
+ * list: a port without cache maintenance in front of an engine that does
+ * not snoop (nothing to do for the port's caches), a port with it in front
+ * of one that snoops, an entry count equal to the engine's, and a PIO host
+ * whose list is followed by an unused entry without a CPU address.
+ */
+static void test_fast_plans_of_ports_and_lists(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, false);
+	host_up();
+	make_read(16, 4);
+	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	setup_port(&rec_ops_full, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	make_read(16, 4);
+	expect_fast_plan(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 0);
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_read(8, 2);
+	sg[2].cpu = NULL;
+	expect_fast_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_NO_ENGINE, 0);
+	/* no pool: the obstacle is named, and why there was no bounce */
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	set_both_dirs(addr_align, 4096);
+	make_read(16, 2);
+	unalign_second();
+	expect_plan(MMCHAL_PLAN_PIO, MMCHAL_PR_ALIGN, 1);
+	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_NO_POOL);
 }
 
 int main(void)
@@ -629,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_one_entry_bounce_reasons),
 		cmocka_unit_test(test_merge_verdict_is_the_policys),
 		cmocka_unit_test(test_merged_mapping_proved),
+		cmocka_unit_test(test_fast_plans_of_ports_and_lists),
 		cmocka_unit_test(test_bounce_region_inside_a_boundary),
 		cmocka_unit_test(test_boundary_host_and_unknown_error),
 		cmocka_unit_test(test_length_window_edges),

@@ -467,6 +467,32 @@ static void test_lock_pairing_per_policy(void **state)
 	}
 }
 
+/* A request with nothing to unmap, copy or invalidate (PIO; DIRECT on a
+ * coherent engine) completes in the interrupt's one lock section under
+ * IRQ_SPLIT: the commit needs no second one. */
+static void test_no_release_one_lock_section(void **state)
+{
+	(void)state;
+	for (int dma = 0; dma < 2; dma++) {
+		setup_port(&rec_ops_coherent, 0);
+		if (dma)
+			tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+		g.cfg.policy.override = MMCHAL_POLICY_IRQ_SPLIT;
+		g.rp.record_locks = true;
+		host_up();
+		make_read(8, 2);
+		g.tb.auto_complete = false;
+		assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+		assert_int_equal(g.host.plan.plan, dma ? MMCHAL_PLAN_DIRECT : MMCHAL_PLAN_PIO);
+		g.rp.n = 0;
+		g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+		assert_int_equal(mmchal_host_irq(&g.host), 1);
+		assert_int_equal(ndone, 1);
+		assert_int_equal(rec_count(&g.rp, REC_LOCK), 1);
+		assert_int_equal(rec_count(&g.rp, REC_UNLOCK), 1);
+	}
+}
+
 static void test_deferred_schedule_fails(void **state)
 {
 	struct mmchal_host_stats st;
@@ -946,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_busy_end_with_the_response),
 		cmocka_unit_test(test_lock_pairing_per_policy),
+		cmocka_unit_test(test_no_release_one_lock_section),
 		cmocka_unit_test(test_deferred_schedule_fails),
 		cmocka_unit_test(test_pio_retry_after_dma_fault),
 		cmocka_unit_test(test_deadline_per_phase),
