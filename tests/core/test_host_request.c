@@ -324,6 +324,27 @@ static void test_timeouts(void **state)
 	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	assert_int_equal(ndone, 4);
+	/* without a timeout of its own, request_sync waits out a busy card */
+	{
+		struct mmchal_cmd c6 = {.opcode = 6, .arg = 0x03b70200, .flags = MMCHAL_RSP_R1B};
+		struct mmchal_request r6 = {.cmd = &c6, .done = on_done};
+
+		g.tb.busy_left = 3;
+		assert_int_equal(mmchal_host_request_sync(&g.host, &r6, 0), 0);
+		assert_int_equal(c6.error, 0);
+		assert_int_equal(g.tb.busy_left, 0);
+	}
+	/* its timeout in an open-ended read: CMD12 goes out, and from then on
+	 * only the host's own timeouts bound it (its busy takes three polls) */
+	g.tb.auto_data = false;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.busy_left = 3;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 1), MMCHAL_ETIMEDOUT);
+	assert_int_equal(data.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].opcode, 12);
+	assert_int_equal(g.tb.busy_left, 0);
+	assert_int_equal(ndone, 6);
 }
 
 static void test_spurious_and_late_events(void **state)
