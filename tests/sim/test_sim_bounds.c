@@ -1,0 +1,403 @@
+/*
+ * Simulator tests of bounds and state rules: the card configuration
+ * defaults, the bus clock a timing mode allows (to the hertz), a block
+ * length other than 512, CMD0 resetting the bus mode, the eMMC CMD7 and
+ * CMD23 rules, and a card pulled out in the middle of a block.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv.h"
+
+#define R1_ILLEGAL  (1u << 22)
+#define R1_STATE(r) (((r) >> 9) & 0xfu)
+
+/* Every field of the defaults, as docs/sim.md section 5 lists them. */
+static void test_card_defaults(void **state)
+{
+	struct mmchal_sim_card_config c, z;
+
+	(void)state;
+	memset(&z, 0, sizeof(z));
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &c), 0);
+	assert_int_equal(c.kind, MMCHAL_SIM_CARD_SD);
+	assert_true(c.capacity == 64ull << 20);
+	assert_null(c.store);
+	assert_int_equal(c.serial, 0x0badcafeu);
+	assert_int_equal(c.rca, 0xb368u);
+	assert_true(c.cmd23);
+	assert_true(c.uhs);
+	assert_false(c.byte_mode);
+	assert_false(c.sdsc);
+	assert_int_equal(c.mmc_card_type, 0);
+	assert_false(c.mmc_no_8bit);
+	assert_false(c.write_protect);
+	assert_false(c.tmp_write_protect);
+	assert_true(c.powerup_ns == 1000000u);
+	assert_true(c.read_latency_ns == 400000u);
+	assert_true(c.read_rate == 80000000u);
+	assert_true(c.write_rate == 40000000u);
+	assert_true(c.write_busy_ns == 2000000u);
+	assert_true(c.switch_busy_ns == 0);
+	assert_false(c.erased_ones);
+	assert_true(c.erase_busy_ns == 1000000u);
+
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &c), 0);
+	assert_int_equal(c.kind, MMCHAL_SIM_CARD_MMC);
+	assert_true(c.capacity == 64ull << 20);
+	assert_int_equal(c.serial, 0x0badcafeu);
+	assert_int_equal(c.rca, 0);
+	assert_false(c.cmd23);
+	assert_false(c.uhs);
+	assert_false(c.byte_mode);
+	assert_int_equal(c.mmc_card_type, 0x57u);
+	assert_true(c.powerup_ns == 1000000u);
+	assert_true(c.read_latency_ns == 75000u);
+	assert_true(c.read_rate == 250000000u);
+	assert_true(c.write_rate == 125000000u);
+	assert_true(c.write_busy_ns == 44000u);
+	assert_true(c.switch_busy_ns == 100000u);
+	assert_true(c.erase_busy_ns == 1000000u);
+
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &c), 0);
+	assert_int_equal(c.kind, MMCHAL_SIM_CARD_SDIO);
+	assert_true(c.capacity == 4096u);
+	assert_int_equal(c.serial, 0x0badcafeu);
+	assert_int_equal(c.rca, 1);
+	assert_true(c.powerup_ns == 1000000u);
+	assert_true(c.read_latency_ns == 10000u);
+	assert_true(c.read_rate == 0);
+	assert_true(c.write_rate == 0);
+	assert_true(c.write_busy_ns == 0);
+	assert_true(c.erase_busy_ns == 0);
+
+	/* An unknown kind: EINVAL and a zeroed structure. */
+	memset(&c, 0x5a, sizeof(c));
+	assert_int_equal(mmchal_sim_card_defaults((enum mmchal_sim_card_kind)7, &c), MMCHAL_EINVAL);
+	assert_memory_equal(&c, &z, sizeof(c));
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, NULL), MMCHAL_EINVAL);
+}
+
+static void open_card(struct drv *d, const struct mmchal_sim_config *cfg,
+		      enum mmchal_sim_card_kind kind)
+{
+	struct mmchal_sim_card_config cc;
+
+	assert_int_equal(drv_open(d, cfg), 0);
+	mmchal_sim_card_defaults(kind, &cc);
+	cc.read_latency_ns = 0;
+	cc.read_rate = 0;
+	cc.write_rate = 0;
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	mmchal_bus_wr16(&d->bus, R_HOSTMODE, 0x0101u); /* 32-bit port */
+}
+
+/*
+ * The card takes the clock its timing mode allows and not one hertz more
+ * (SD default speed 25 MHz, high speed 50 MHz; eMMC legacy 26 MHz: PROTOCOL.md
+ * section 5, REF bus rates); above it every block fails its CRC. The clock is
+ * the base clock through SD_CLK_CTRL's divider (0xff = 1/1, 0 = 1/2).
+ */
+static void test_clock_limit_to_the_hertz(void **state)
+{
+	static const struct {
+		enum mmchal_sim_card_kind kind;
+		bool hs;
+		uint64_t base;
+		uint16_t div;
+		bool ok;
+	} cases[] = {
+		{MMCHAL_SIM_CARD_SD, false, 25000000u, 0xffu, true},
+		{MMCHAL_SIM_CARD_SD, false, 25000001u, 0xffu, false},
+		{MMCHAL_SIM_CARD_SD, false, 50000000u, 0x00u, true},
+		{MMCHAL_SIM_CARD_SD, false, 50000004u, 0x00u, false},
+		{MMCHAL_SIM_CARD_SD, false, 200000000u, 0x00u, false},
+		{MMCHAL_SIM_CARD_SD, true, 50000000u, 0xffu, true},
+		{MMCHAL_SIM_CARD_SD, true, 50000001u, 0xffu, false},
+		{MMCHAL_SIM_CARD_SD, true, 200000000u, 0x01u, true},
+		{MMCHAL_SIM_CARD_MMC, false, 26000000u, 0xffu, true},
+		{MMCHAL_SIM_CARD_MMC, false, 26000001u, 0xffu, false},
+	};
+	struct mmchal_sim_config cfg;
+	uint8_t buf[512], st[64];
+	struct drv d;
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+		cfg.base_clock_hz = cases[i].base;
+		open_card(&d, &cfg, cases[i].kind);
+		mmchal_bus_wr16(&d.bus, R_CLK, 0x0180u); /* identification: 1/512 */
+		if (cases[i].kind == MMCHAL_SIM_CARD_SD) {
+			assert_int_equal(drv_sd_init(&d), 0xb368u);
+			if (cases[i].hs)
+				assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80fffff1u, 64, 1, st),
+						 0);
+		} else {
+			assert_int_equal(drv_mmc_init(&d), 0);
+		}
+		mmchal_bus_wr16(&d.bus, R_CLK, (uint16_t)(0x0100u | cases[i].div));
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, buf),
+				 cases[i].ok ? 0 : S_CRC);
+		drv_close(&d);
+	}
+}
+
+/*
+ * SD_SIZE other than 512 on a block read or write: the card sends or expects
+ * 512 bytes, so a read ends in an end-bit error and a write in a negative CRC
+ * status (SD_ERR_STS1 bit 11); nothing is written.
+ */
+static void test_block_length_other_than_512(void **state)
+{
+	struct drv d;
+	uint8_t buf[512], *store;
+	uint32_t st;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(buf, 0x77, sizeof(buf));
+	st = drv_pio_write(&d, C_R1 | 24, 3, 256, 1, buf);
+	assert_int_equal(st, S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0c00u, 0x0800u);
+	for (unsigned i = 0; i < 512; i++)
+		assert_int_equal(store[3 * 512 + i], 0);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	st = drv_pio_read(&d, C_R1 | 17, 3, 256, 1, buf);
+	assert_int_equal(st, S_END);
+	drv_close(&d);
+}
+
+/* CMD0 puts the card back on a 1-bit bus at legacy timing (PROTOCOL.md section 4). */
+static void test_cmd0_resets_bus_mode(void **state)
+{
+	enum mmchal_timing t;
+	struct drv d;
+	uint32_t w;
+	uint8_t st[64];
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80fffff1u, 64, 1, st), 0);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, &w, &t), 0);
+	assert_int_equal(w, 4);
+	assert_int_equal(t, MMCHAL_TIMING_SD_HS);
+	drv_cmd(&d, C_NONE | 0, 0);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, &w, &t), 0);
+	assert_int_equal(w, 1);
+	assert_int_equal(t, MMCHAL_TIMING_LEGACY);
+	drv_close(&d);
+
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70100u), 0);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, &w, &t), 0);
+	assert_int_equal(w, 4);
+	drv_cmd(&d, C_NONE | 0, 0);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, &w, &t), 0);
+	assert_int_equal(w, 1);
+	assert_int_equal(t, MMCHAL_TIMING_LEGACY);
+	drv_close(&d);
+}
+
+/*
+ * eMMC CMD7 (PROTOCOL.md section 1): in stand-by, another card's RCA gets no
+ * response and is not an illegal command; in idle it is illegal, reported by
+ * the next R1. CMD23 counts blocks in [15:0] only (bit 29 is the data tag):
+ * CMD25 then ends by itself after that many blocks, without CMD12.
+ */
+static void test_mmc_cmd7_and_cmd23_rules(void **state)
+{
+	struct drv d;
+	uint8_t buf[1024];
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	/* CMD7 in idle: illegal; the card stays idle and the next R1 says so. */
+	drv_cmd(&d, C_NONE | 0, 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	for (int i = 0; i < 100; i++) {
+		drv_cmd(&d, C_R3 | 1, 0x40ff8080u);
+		if (d.rsp[0] & 0x80000000u)
+			break;
+		d.port.ops->delay_us(d.port.ctx, 100);
+	}
+	drv_cmd(&d, C_R2 | 2, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 1u << 16), 0);
+	assert_int_equal(d.rsp[0] & R1_ILLEGAL, R1_ILLEGAL);
+	/* CMD7 to another RCA in stand-by: silent, legal. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 2u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 1u << 16), 0);
+	assert_int_equal(d.rsp[0], (uint32_t)MMCHAL_SIM_ST_STBY << 9 | (1u << 8));
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+
+	/* CMD23 with the data-tag bit and a count of 2, then CMD25 without CMD12. */
+	memset(buf, 0x42, sizeof(buf));
+	assert_int_equal(drv_cmd(&d, C_R1 | 23, (1u << 29) | 2u), 0);
+	drv_setup_data(&d, 512, 2, false);
+	mmchal_bus_wr16(&d.bus, R_STOP, 0x0100u);
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | C_NOA12 | 25, 8, 512, 2, buf), 0);
+	d.port.ops->delay_us(d.port.ctx, 1000);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	assert_memory_equal(mmchal_sim_card_store(d.sim, NULL) + 8 * 512, buf, 1024);
+	drv_close(&d);
+}
+
+/*
+ * The card is pulled out while a block is on its way: the block never
+ * arrives, so the read ends in a data timeout (docs/sim.md section 9), not
+ * in an end-bit error.
+ */
+static void test_removal_during_block(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CARD_REMOVE, MMCHAL_SIM_AT_TIME, 0, 0, 0};
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = 0;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);    /* 25 MHz */
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80aeu); /* 1-bit, timeout 2^23 clocks */
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	/* At 25 MHz on one line a block takes 164 us: pull the card 50 us in. */
+	f.t_ns = mmchal_sim_now(d.sim) + 50000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	st = drv_wait(&d, S_BRE, 4000000000ull);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_DATA_TO);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_ENOMEDIUM);
+	drv_close(&d);
+}
+
+/* SD up to ident: CMD0, CMD8, ACMD41 until ready, CMD2. */
+static void sd_to_ident(struct drv *d)
+{
+	drv_cmd(d, C_NONE | 0, 0);
+	assert_int_equal(drv_cmd(d, C_R1 | 8, 0x1aa), 0);
+	for (int i = 0; i < 100; i++) {
+		drv_cmd(d, C_R1 | 55, 0);
+		drv_cmd(d, C_R3 | C_ACMD | 41, 0x40ff8000u);
+		if (d->rsp[0] & 0x80000000u)
+			break;
+		d->port.ops->delay_us(d->port.ctx, 100);
+	}
+	assert_int_equal(drv_cmd(d, C_R2 | 2, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d->sim), MMCHAL_SIM_ST_IDENT);
+}
+
+/*
+ * SD state rules (PROTOCOL.md sections 1 and 2): R6 carries status bit 22
+ * (ILLEGAL_COMMAND) in bit 14 and bits 12:0 as they are; ACMD41 with no
+ * voltage bit sends the card to inactive; ACMD6 takes only 00 and 10 and only
+ * in tran; CMD7 to another RCA in stand-by is silent and legal.
+ */
+static void test_sd_state_rules(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	sd_to_ident(&d);
+	/* CMD9 is illegal in ident: no response; CMD3's R6 reports it. */
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	assert_int_equal(d.rsp[0], (0xb368u << 16) | 0x4000u | (2u << 9) | (1u << 8));
+	/* CMD7 to another RCA in stand-by: silent, the next R1 has no error. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 0x1234u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	assert_int_equal(d.rsp[0], (3u << 9) | (1u << 8));
+	/* ACMD6 in stand-by: illegal. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_ACMD | 6, 2), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 0xb368u << 16), 0);
+	assert_int_equal(d.rsp[0], R1_ILLEGAL | (3u << 9) | (1u << 8));
+	/* ACMD6 with 01 or 11 in tran: illegal, the width stays 1 bit. */
+	for (uint32_t arg = 1; arg <= 3; arg += 2) {
+		uint32_t w;
+
+		assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | C_ACMD | 6, arg), MMCHAL_ETIMEDOUT);
+		assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+		assert_int_equal(d.rsp[0], R1_ILLEGAL | (4u << 9) | (1u << 8));
+		assert_int_equal(mmchal_sim_card_bus(d.sim, &w, NULL), 0);
+		assert_int_equal(w, 1);
+	}
+	drv_close(&d);
+
+	/* ACMD41 whose voltage window holds no supported bit: inactive, silent from then on. */
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	drv_cmd(&d, C_NONE | 0, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 8, 0x1aa), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R3 | C_ACMD | 41, 0x40000100u), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_INA);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), MMCHAL_ETIMEDOUT);
+	drv_close(&d);
+}
+
+/*
+ * ACMD22 SEND_NUM_WR_BLOCKS: 4 bytes, big-endian (docs/sim.md section 5), here
+ * 0x00000131 after a 305-block write, read after a CMD6 status block left
+ * other bytes in the card's buffer.
+ */
+static void test_acmd22_big_endian(void **state)
+{
+	static uint8_t buf[305 * 512];
+	uint8_t st[64], n[4];
+	struct drv d;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 7u);
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | 25, 0, 512, 305, buf), 0);
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x00ffffffu, 64, 1, st), 0);
+	assert_int_equal(st[1], 0x64);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+	assert_int_equal(drv_pio_read(&d, C_R1 | C_ACMD | 22, 0, 4, 1, n), 0);
+	assert_int_equal(n[0], 0x00);
+	assert_int_equal(n[1], 0x00);
+	assert_int_equal(n[2], 0x01);
+	assert_int_equal(n[3], 0x31);
+	assert_memory_equal(mmchal_sim_card_store(d.sim, NULL), buf, sizeof(buf));
+	drv_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_card_defaults),
+		cmocka_unit_test(test_clock_limit_to_the_hertz),
+		cmocka_unit_test(test_block_length_other_than_512),
+		cmocka_unit_test(test_cmd0_resets_bus_mode),
+		cmocka_unit_test(test_mmc_cmd7_and_cmd23_rules),
+		cmocka_unit_test(test_removal_during_block),
+		cmocka_unit_test(test_sd_state_rules),
+		cmocka_unit_test(test_acmd22_big_endian),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
