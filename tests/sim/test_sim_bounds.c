@@ -386,6 +386,55 @@ static void test_acmd22_big_endian(void **state)
 	drv_close(&d);
 }
 
+/*
+ * docs/sim.md correction 4, the end-bit case: a data command whose response
+ * fails its end bit (an R2 frame expected, R1 sent) was executed by the card,
+ * so its block still comes, flagged only by the end-bit error beside response
+ * end; a data command the card does not answer (CMD17 in stand-by) starts no
+ * data phase at all.
+ */
+static void test_data_after_end_bit_error(void **state)
+{
+	struct drv d;
+	uint8_t blk[512], *store;
+	uint32_t st;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[2 * 512 + i] = (uint8_t)(i * 5u + 1u);
+	drv_setup_data(&d, 512, 1, false);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 2);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R2 | C_DATA | C_READ | 17);
+	st = drv_wait(&d, S_RSP_END, 100000000u);
+	assert_int_equal(st & (S_RSP_END | S_ERRORS), S_RSP_END | S_END);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_DATA);
+	drv_ack(&d, S_RSP_END | S_END);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	for (unsigned i = 0; i < 512; i += 4) {
+		uint32_t v = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+
+		memcpy(&blk[i], &v, 4);
+	}
+	assert_memory_equal(blk, store + 2 * 512, 512);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+
+	/* Deselected: CMD17 is illegal in stand-by, no response and no data phase. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 0), MMCHAL_ETIMEDOUT);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 2), MMCHAL_ETIMEDOUT);
+	mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 1000000000u);
+	assert_int_equal(drv_status(&d) & (S_BRE | S_ACCESS_END | S_DATA_TO), 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_removal_during_block),
 		cmocka_unit_test(test_sd_state_rules),
 		cmocka_unit_test(test_acmd22_big_endian),
+		cmocka_unit_test(test_data_after_end_bit_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -171,9 +171,61 @@ static void test_time_faults_handed_on(void **state)
 	drv_close(&d);
 }
 
+/* splitmix64 as published (Vigna's splitmix64.c), written here afresh. */
+static uint64_t ref_splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The random schedule draw by draw (docs/sim.md section 9): one splitmix64
+ * number r per host command; a fault when r % 10^6 < per_million; its kind is
+ * entry (r >> 32) % n of the n enabled kinds in kind order. A stream that
+ * differs in any draw, threshold or pick is seen: 200 CMD13s, half of them
+ * hit, with response timeouts and response CRC errors mixed.
+ */
+static void test_random_schedule_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 0x5eed0123456789abull;
+	uint32_t ppm = 400000u,
+		 kinds = (1u << MMCHAL_SIM_FAULT_CMD_TIMEOUT) | (1u << MMCHAL_SIM_FAULT_CMD_CRC);
+	unsigned want_to = 0, want_crc = 0;
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm, kinds), 0);
+	for (unsigned i = 0; i < 200; i++) {
+		uint64_t r = ref_splitmix(&x);
+		int rc = drv_cmd(&d, C_R1 | 13, 0xb368u << 16), want = 0;
+
+		if (r % 1000000u < ppm) {
+			/* Kind order: CMD_TIMEOUT (0) before CMD_CRC (1). */
+			if ((r >> 32) % 2u == 0) {
+				want = MMCHAL_ETIMEDOUT;
+				want_to++;
+			} else {
+				want = MMCHAL_EIO;
+				want_crc++;
+			}
+		}
+		assert_int_equal(rc, want);
+	}
+	assert_true(want_to > 20 && want_crc > 20);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_TIMEOUT), want_to);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_CRC), want_crc);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_schedule_draw_by_draw),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),
