@@ -173,6 +173,11 @@ static void test_sd_registers_exact(void **state)
 	}
 	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x00ffffffu, 64, 1, st), 0);
 	assert_memory_equal(st, want, 64);
+	/* Group 4 function 1 (not supported): its nibble (byte 15 high) reads 0xF, no switch. */
+	want[15] = 0xf0;
+	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80ff1fffu, 64, 1, st), 0);
+	assert_memory_equal(st, want, 64);
+	want[15] = 0x00;
 	/* Switch to high speed: byte 16 reads 1, TRAN_SPEED becomes 0x5a. */
 	want[16] = 0x01;
 	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80fffff1u, 64, 1, st), 0);
@@ -443,6 +448,55 @@ static void test_sdhi_register_readback(void **state)
 	drv_close(&d);
 }
 
+/* Poll for response end with 1 ns accesses; returns the status seen at that moment. */
+static uint32_t poll_rsp_end(struct drv *d, uint16_t cmd, uint32_t arg)
+{
+	uint32_t st;
+
+	drv_ack(d, 0xffffffffu);
+	mmchal_bus_wr32(&d->bus, R_ARG, arg);
+	mmchal_bus_wr16(&d->bus, R_CMD, cmd);
+	for (unsigned i = 0; i < 100000u; i++) {
+		st = drv_status(d);
+		if (st & (S_RSP_END | S_ERRORS))
+			return st;
+	}
+	return 0;
+}
+
+/*
+ * An R2 (CMD9, CMD10) has no busy phase: DAT0 (INFO2 bit 23) is high when
+ * response end is seen, even within a nanosecond of it.
+ */
+static void test_r2_has_no_busy(void **state)
+{
+	struct mmchal_sim_config cfg;
+	struct drv d;
+
+	(void)state;
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+	cfg.reg_access_ns = 1;
+	for (int kind = 0; kind < 2; kind++) {
+		struct mmchal_sim_card_config cc = fast_card(kind ? MMCHAL_SIM_CARD_MMC
+								  : MMCHAL_SIM_CARD_SD);
+		uint32_t rca = kind ? 1u : 0xb368u;
+
+		assert_int_equal(drv_open(&d, &cfg), 0);
+		assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+		if (kind)
+			assert_int_equal(drv_mmc_init(&d), 0);
+		else
+			assert_int_equal(drv_sd_init(&d), rca);
+		assert_int_equal(drv_cmd(&d, C_R1B | 7, 0), MMCHAL_ETIMEDOUT);
+		mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u); /* 25 MHz */
+		for (uint16_t idx = 9; idx <= 10; idx++)
+			assert_int_equal(poll_rsp_end(&d, (uint16_t)(C_R2 | idx), rca << 16) &
+						 (S_RSP_END | S_ERRORS | S_DAT0),
+					 S_RSP_END | S_DAT0);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_sdsc_csd_v1_exact),
 		cmocka_unit_test(test_mmc_registers_exact),
 		cmocka_unit_test(test_sdhi_register_readback),
+		cmocka_unit_test(test_r2_has_no_busy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
