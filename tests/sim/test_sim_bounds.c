@@ -435,6 +435,108 @@ static void test_data_after_end_bit_error(void **state)
 	drv_close(&d);
 }
 
+/* Issue @cmd, run 1 ms, return the status. */
+static uint32_t cmd_status(struct drv *d, uint16_t cmd, uint32_t arg)
+{
+	drv_ack(d, 0xffffffffu);
+	mmchal_bus_wr32(&d->bus, R_ARG, arg);
+	mmchal_bus_wr16(&d->bus, R_CMD, cmd);
+	mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 1000000u);
+	return drv_status(d);
+}
+
+#define S_RSP_CHECK (S_RSP_END | S_CMD_TO | S_CRC | S_END | (1u << 16))
+
+/*
+ * SD_CMD bits 10:8 = 0: the controller infers the response type from the
+ * index (docs/sim.md section 3; REF SD_CMD): CMD0 none, CMD2/9/10 R2,
+ * CMD1/CMD5/ACMD41 R3 (no CRC or index check), CMD7/12/38 R1b, others R1. A
+ * wrong inference shows as an end-bit error (frame length), a CRC and index
+ * error (R3 checked as R1), or a response end that does not wait for DAT0.
+ */
+static void test_inferred_response_types(void **state)
+{
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	/* CMD0: no response expected, so no response timeout either. */
+	st = cmd_status(&d, 0, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	for (int i = 0; i < 100; i++) {
+		st = cmd_status(&d, 1, 0x40ff8080u);
+		assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+		if (mmchal_bus_rd32(&d.bus, R_RSP) & 0x80000000u)
+			break;
+		d.port.ops->delay_us(d.port.ctx, 100);
+	}
+	st = cmd_status(&d, 2, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP + 12u) >> 16, 0x00aau); /* CID MID */
+	st = cmd_status(&d, 3, 1u << 16);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, 9, 1u << 16);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, 10, 1u << 16);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, 7, 1u << 16);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	/* CMD6 as R1b by hand; CMD13 inferred as R1 answers while the card is still busy. */
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u); /* 25 MHz */
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0x03b70000u);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 6);
+	st = drv_wait(&d, S_RSP_END, 1000000u);
+	assert_int_equal(st & (S_RSP_CHECK | S_DAT0), S_RSP_END); /* 100 us busy */
+	st = cmd_status(&d, 13, 1u << 16);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), (7u << 9)); /* prg, not ready */
+	drv_wait_not_busy(&d, 10000000u);
+	/* CMD12 after an open-ended write, inferred as R1b: response end waits for DAT0. */
+	{
+		uint8_t blk[512];
+
+		memset(blk, 0x3c, sizeof(blk));
+		mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+		mmchal_bus_wr16(&d.bus, R_SIZE, 512);
+		mmchal_bus_wr16(&d.bus, R_STOP, 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_MULTI | 25, 4), 0);
+		assert_true(drv_wait(&d, S_BWE, 10000000u) & S_BWE);
+		drv_ack(&d, S_BWE);
+		for (unsigned i = 0; i < 512; i += 4)
+			d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x3c3c3c3cu);
+		assert_true(drv_wait(&d, S_BWE, 10000000u) & S_BWE);
+		/* The first block has left: the host sends CMD12 itself. */
+		drv_ack(&d, 0xffffffffu);
+		mmchal_bus_wr32(&d.bus, R_ARG, 0);
+		mmchal_bus_wr16(&d.bus, R_CMD, 12);
+		st = drv_wait(&d, S_RSP_END, 100000000u);
+		assert_int_equal(st & (S_RSP_CHECK | S_DAT0), S_RSP_END | S_DAT0);
+		assert_memory_equal(mmchal_sim_card_store(d.sim, NULL) + 4 * 512, blk, 512);
+	}
+	drv_close(&d);
+
+	/* SD: ACMD41 inferred as R3 only with the ACMD bit; CMD55 as R1. */
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	st = cmd_status(&d, 0, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, 8, 0x1aa);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, 55, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	st = cmd_status(&d, C_ACMD | 41, 0x40ff8000u);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), 0x00ff8000u);
+	st = cmd_status(&d, 55, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	/* The same R3 checked as R1: CRC and index errors beside response end. */
+	st = cmd_status(&d, C_R1 | C_ACMD | 41, 0x40ff8000u);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END | S_CRC | (1u << 16));
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_sd_state_rules),
 		cmocka_unit_test(test_acmd22_big_endian),
 		cmocka_unit_test(test_data_after_end_bit_error),
+		cmocka_unit_test(test_inferred_response_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
