@@ -121,6 +121,11 @@ static void test_clock_limit_to_the_hertz(void **state)
 		{MMCHAL_SIM_CARD_SD, true, 50000000u, 0xffu, true},
 		{MMCHAL_SIM_CARD_SD, true, 50000001u, 0xffu, false},
 		{MMCHAL_SIM_CARD_SD, true, 200000000u, 0x01u, true},
+		/* Several divider bits: the highest one counts (0x03: 1/8, 0x21: 1/128). */
+		{MMCHAL_SIM_CARD_SD, false, 200000000u, 0x03u, true},
+		{MMCHAL_SIM_CARD_SD, false, 200000008u, 0x03u, false},
+		{MMCHAL_SIM_CARD_SD, false, 3200000000u, 0x21u, true},
+		{MMCHAL_SIM_CARD_SD, false, 3200000128u, 0x21u, false},
 		{MMCHAL_SIM_CARD_MMC, false, 26000000u, 0xffu, true},
 		{MMCHAL_SIM_CARD_MMC, false, 26000001u, 0xffu, false},
 	};
@@ -537,6 +542,41 @@ static void test_inferred_response_types(void **state)
 	drv_close(&d);
 }
 
+/*
+ * SD_CLK_CTRL's divider in virtual time (docs/sim.md section 4): without a
+ * card a command times out clk(48) + clk(ncr_max_clocks = 64) after the SD_CMD
+ * write, clk(n) = ceil(n * 1e9 / f), f = 200 MHz through 0xff = 1/1, 0 = 1/2,
+ * and the highest set bit n of the others = 1 / (4 << n).
+ */
+static void test_divider_in_virtual_time(void **state)
+{
+	static const struct {
+		uint16_t div;
+		uint64_t by;
+	} cases[] = {
+		{0xffu, 1},  {0x00u, 2},   {0x01u, 4},   {0x02u, 8},   {0x04u, 16}, {0x08u, 32},
+		{0x10u, 64}, {0x20u, 128}, {0x40u, 256}, {0x80u, 512}, {0x03u, 8},  {0x41u, 256},
+	};
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t f = 200000000u / cases[i].by, t0, want;
+
+		want = (48u * 1000000000ull + f - 1u) / f + (64u * 1000000000ull + f - 1u) / f;
+		mmchal_bus_wr16(&d.bus, R_CLK, (uint16_t)(0x0100u | cases[i].div));
+		drv_ack(&d, 0xffffffffu);
+		mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 13);
+		t0 = mmchal_sim_now(d.sim);
+		/* The timeout raises the line; the interrupt is taken 2 us later. */
+		assert_int_equal(mmchal_sim_run(d.sim, t0 + 1000000000u), MMCHAL_SIM_RUN_IRQ);
+		assert_true(mmchal_sim_now(d.sim) - t0 == want + 2000u);
+		assert_int_equal(drv_status(&d) & (S_CMD_TO | S_RSP_END), S_CMD_TO);
+	}
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_acmd22_big_endian),
 		cmocka_unit_test(test_data_after_end_bit_error),
 		cmocka_unit_test(test_inferred_response_types),
+		cmocka_unit_test(test_divider_in_virtual_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
