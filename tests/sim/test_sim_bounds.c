@@ -180,6 +180,9 @@ static void test_block_length_other_than_512(void **state)
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
 	st = drv_pio_read(&d, C_R1 | 17, 3, 256, 1, buf);
 	assert_int_equal(st, S_END);
+	/* ERR_STS1: read end-bit error (bit 4) beside the CRC status "101" of the failed write. */
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x5010u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 0);
 	drv_close(&d);
 }
 

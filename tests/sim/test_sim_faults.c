@@ -222,10 +222,46 @@ static void test_random_schedule_draw_by_draw(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Random data faults, draw by draw: a single-block read draws once at its
+ * command (a hit arms block 0) and once when block 0 is about to come; either
+ * hit gives the block a CRC error (only data CRC enabled). The CMD12 that
+ * then stops the read draws too, without effect (no data phase).
+ */
+static void test_random_block_faults_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 77;
+	static const uint32_t ppm = 300000u;
+	unsigned fails = 0;
+	uint8_t blk[512];
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm, 1u << MMCHAL_SIM_FAULT_DATA_CRC),
+			 0);
+	for (unsigned i = 0; i < 100; i++) {
+		bool hit = ref_splitmix(&x) % 1000000u < ppm; /* CMD17 */
+
+		hit |= ref_splitmix(&x) % 1000000u < ppm; /* block 0 */
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, i, 512, 1, blk), hit ? S_CRC : 0);
+		if (hit) {
+			fails++;
+			assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+			(void)ref_splitmix(&x); /* CMD12 */
+		}
+	}
+	assert_true(fails > 30 && fails < 70);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), fails);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_schedule_draw_by_draw),
+		cmocka_unit_test(test_random_block_faults_draw_by_draw),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),
