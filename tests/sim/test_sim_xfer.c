@@ -119,6 +119,40 @@ static void test_removal_at_write_block(void **state)
 }
 
 /*
+ * The card pulled out while a write block is on the bus (a removal at a
+ * time): no CRC status comes from an absent card, so the write ends in a
+ * data timeout (ERR_STS2 bit 5), not in a CRC error (docs/sim.md correction
+ * 15), and nothing is written.
+ */
+static void test_removal_during_write_block(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CARD_REMOVE, MMCHAL_SIM_AT_TIME, 0, 0, 0};
+	struct drv d;
+	uint8_t *store;
+	uint32_t st;
+
+	(void)state;
+	open_mmc(&d, 0);
+	store = mmchal_sim_card_store(d.sim, NULL); /* kept until the next insert */
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | 24, 6), 0);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	fill_block(&d, 0x44444444u);
+	/* At 25 MHz on one line the block takes 164 us: pull the card 50 us in. */
+	f.t_ns = mmchal_sim_now(d.sim) + 50000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	st = drv_wait(&d, S_ACCESS_END, 1000000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS | S_REMOVED),
+			 S_ACCESS_END | S_DATA_TO | S_REMOVED);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 1u << 5);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0800u, 0);
+	for (unsigned i = 0; i < 512; i++)
+		assert_int_equal(store[6 * 512 + i], 0);
+	drv_close(&d);
+}
+
+/*
  * A stuck-busy fault at block 0 of a CMD24: after the block the card holds
  * DAT0 low far beyond write_busy_ns (44 us) and stays in programming; CMD0
  * releases it (docs/sim.md section 9).
@@ -202,6 +236,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_registers_exact),
 		cmocka_unit_test(test_removal_at_write_block),
+		cmocka_unit_test(test_removal_during_write_block),
 		cmocka_unit_test(test_stuck_busy_at_write_block),
 		cmocka_unit_test(test_stop_edges),
 	};
