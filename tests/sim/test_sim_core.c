@@ -4,14 +4,18 @@
  * taken, the order of deferred work and the trace ring once it wraps
  * (docs/sim.md sections 1, 2 and 10).
  */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "drv.h"
 
@@ -203,6 +207,11 @@ static void test_deferred_work_in_order(void **state)
 	assert_int_equal(work_log.order[0], 1);
 	assert_int_equal(work_log.order[1], 2);
 	assert_int_equal(work_log.order[2], 3);
+	/* The end of a register write is such an entry too. */
+	assert_int_equal(d.port.ops->schedule_work(d.port.ctx, work_a, (void *)4), 0);
+	mmchal_bus_wr16(&d.bus, R_SIZE, 0x200u);
+	assert_int_equal(work_log.n, 4);
+	assert_int_equal(work_log.order[3], 4);
 	assert_int_equal(d.port.ops->schedule_work(d.port.ctx, NULL, NULL), MMCHAL_EINVAL);
 	for (unsigned i = 0;; i++) {
 		rc = d.port.ops->schedule_work(d.port.ctx, no_work, NULL);
@@ -297,6 +306,138 @@ static void test_scatter_is_seeded_splitmix(void **state)
 	}
 }
 
+static unsigned dma_done_calls;
+static int dma_done_status;
+
+static void on_dma_done(void *arg, int status)
+{
+	(void)arg;
+	dma_done_calls++;
+	dma_done_status = status;
+}
+
+/*
+ * mmchal_sim_run() also stops when a SYS-DMAC completion ran (docs/sim.md
+ * section 1), at that instant, even while the line is high for an interrupt
+ * not due yet (irq_latency_ns 1 ms here, the response end left unacknowledged).
+ */
+static void test_run_stops_at_dma_completion(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct mmchal_sim_config cfg;
+	struct mmchal_dma_seg seg;
+	struct mmchal_dma_chan rx;
+	struct mmchal_dma_xfer x;
+	struct drv d;
+	uint64_t phys, t_cmd;
+	uint8_t *buf;
+
+	(void)state;
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN2);
+	cfg.irq_latency_ns = 1000000u;
+	assert_int_equal(drv_open(&d, &cfg), 0);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &cc);
+	cc.read_latency_ns = 0;
+	cc.read_rate = 0;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);     /* 25 MHz */
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0);      /* 0xcb0d: 32-bit port */
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x0002u); /* DMA requests on */
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 512, 8, &phys);
+	memset(mmchal_sim_card_store(d.sim, NULL), 0x6b, 512);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	seg.addr = phys;
+	seg.len = 512;
+	memset(&x, 0, sizeof(x));
+	x.dir = MMCHAL_DIR_FROM_CARD;
+	x.segs = &seg;
+	x.nsegs = 1;
+	x.dev_addr = 0xee100000u + (0x30u << 1) + 0x2000u;
+	x.dev_width = 4;
+	x.done = on_dma_done;
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	assert_int_equal(rx.ops->submit(rx.ctx), 0);
+	dma_done_calls = 0;
+	drv_setup_data(&d, 512, 1, false);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | C_DATA | C_READ | 17);
+	t_cmd = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_run(d.sim, t_cmd + 100000000u), MMCHAL_SIM_RUN_DMA);
+	assert_int_equal(dma_done_calls, 1);
+	assert_int_equal(dma_done_status, 0);
+	/* 25 MHz, 4 bits: 98 clocks of command and response, 1042 of block = 45 600 ns. */
+	assert_true(mmchal_sim_now(d.sim) - t_cmd == 1920u + 2000u + 41680u);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	assert_int_equal(buf[0], 0x6b);
+	assert_int_equal(buf[511], 0x6b);
+	drv_close(&d);
+}
+
+/* The per-offset counters cover the window only (docs/sim.md section 10). */
+static void test_counters_outside_window(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	assert_true(mmchal_sim_reg_writes(d.sim, R_SIZE << 2) == 0);
+	mmchal_bus_wr16(&d.bus, R_SIZE, 0x200u);
+	assert_true(mmchal_sim_reg_writes(d.sim, R_SIZE << 2) == 1);
+	assert_true(mmchal_sim_reg_writes(d.sim, MMCHAL_SIM_WINDOW) == 0);
+	assert_true(mmchal_sim_reg_reads(d.sim, MMCHAL_SIM_WINDOW) == 0);
+	assert_true(mmchal_sim_reg_writes(d.sim, UINT32_MAX) == 0);
+	assert_true(mmchal_sim_reg_reads(d.sim, UINT32_MAX) == 0);
+	assert_true(mmchal_sim_reg_writes(NULL, 0) == 0);
+	assert_true(mmchal_sim_reg_reads(NULL, 0) == 0);
+	drv_close(&d);
+}
+
+/* Run the port's log op with stderr sent to a file; returns what was printed. */
+static size_t log_to_file(struct drv *d, char *out, size_t size)
+{
+	FILE *f = tmpfile();
+	int saved;
+	size_t n;
+
+	assert_non_null(f);
+	fflush(stderr);
+	saved = dup(2);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fileno(f), 2), 2);
+	d->port.ops->log(d->port.ctx, MMCHAL_LOG_INFO, "hello", 42);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, size - 1u, f);
+	out[n] = 0;
+	fclose(f);
+	return n;
+}
+
+/* The log op prints only in verbose mode, and counts every call (docs/sim.md section 10). */
+static void test_verbose_log(void **state)
+{
+	struct mmchal_sim_counters c;
+	struct drv d;
+	char text[128];
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	assert_int_equal(log_to_file(&d, text, sizeof(text)), 0);
+	mmchal_sim_set_verbose(d.sim, true);
+	assert_true(log_to_file(&d, text, sizeof(text)) > 0);
+	assert_non_null(strstr(text, "info: hello 42"));
+	mmchal_sim_set_verbose(d.sim, false);
+	assert_int_equal(log_to_file(&d, text, sizeof(text)), 0);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.logs == 3);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +447,9 @@ int main(void)
 		cmocka_unit_test(test_deferred_work_in_order),
 		cmocka_unit_test(test_trace_ring_wraps),
 		cmocka_unit_test(test_scatter_is_seeded_splitmix),
+		cmocka_unit_test(test_run_stops_at_dma_completion),
+		cmocka_unit_test(test_counters_outside_window),
+		cmocka_unit_test(test_verbose_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -257,11 +257,61 @@ static void test_random_block_faults_draw_by_draw(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Two data kinds: a hit picks entry (r >> 32) % 2 of {data CRC, end bit} (kind
+ * order), at the command as at the block. At the block a CRC fault is checked
+ * before an end-bit fault, so a block with both armed fails its CRC.
+ */
+static void test_random_block_kinds_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 0xfeedull;
+	static const uint32_t ppm = 350000u;
+	unsigned crc = 0, end = 0;
+	uint8_t blk[512];
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm,
+						 (1u << MMCHAL_SIM_FAULT_DATA_CRC) |
+							 (1u << MMCHAL_SIM_FAULT_END_BIT)),
+			 0);
+	for (unsigned i = 0; i < 120; i++) {
+		bool want_crc = false, want_end = false;
+
+		for (int draw = 0; draw < 2; draw++) { /* CMD17, then block 0 */
+			uint64_t r = ref_splitmix(&x);
+
+			if (r % 1000000u < ppm) {
+				if ((r >> 32) % 2u == 0)
+					want_crc = true;
+				else
+					want_end = true;
+			}
+		}
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, i, 512, 1, blk), want_crc   ? S_CRC
+									      : want_end ? S_END
+											 : 0);
+		if (want_crc || want_end) {
+			crc += want_crc;
+			end += !want_crc;
+			assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+			(void)ref_splitmix(&x); /* CMD12 */
+		}
+	}
+	assert_true(crc > 10 && end > 10);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), crc);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_END_BIT), end);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_schedule_draw_by_draw),
 		cmocka_unit_test(test_random_block_faults_draw_by_draw),
+		cmocka_unit_test(test_random_block_kinds_draw_by_draw),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),
