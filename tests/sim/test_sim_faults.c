@@ -306,12 +306,100 @@ static void test_random_block_kinds_draw_by_draw(void **state)
 	drv_close(&d);
 }
 
+static void read_words(struct drv *d)
+{
+	for (unsigned i = 0; i < 512; i += 4)
+		(void)d->bus.ops->read32(d->bus.ctx, R_BUF << 2);
+}
+
+/*
+ * mmchal_sim_fault_clear() also drops the faults already armed for the data
+ * phase in progress: block 1 of this read was to fail its CRC, and arrives.
+ */
+static void test_clear_drops_armed_faults(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 18, 1, 0};
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	mmchal_sim_fault_clear(d.sim);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_KIND_COUNT), 0);
+	drv_close(&d);
+}
+
+/*
+ * A data fault at a time, during a transfer (docs/sim.md section 9: "other
+ * kinds hit the next ... block"): while block 0 of a read is on the bus the
+ * next block is 1, so block 0 arrives and block 1 fails; while a write waits
+ * for the CPU to fill block 1, block 1 is the next and fails.
+ */
+static void test_time_fault_hits_next_block(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_TIME, 0, 0, 0};
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sd(&d);
+	drv_setup_data(&d, 512, 3, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	/* 25 MHz, 4 bits: block 0 takes 41.7 us; the fault comes 10 us into it. */
+	f.t_ns = mmchal_sim_now(d.sim) + 10000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0400u, 0x0400u);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+
+	/* Write: block 0 sent, the controller waits for block 1 (buffer empty). */
+	drv_setup_data(&d, 512, 3, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_MULTI | 25, 0), 0);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	for (unsigned i = 0; i < 512; i += 4)
+		d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x01010101u);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	f.t_ns = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 1000u);
+	for (unsigned i = 0; i < 512; i += 4)
+		d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x02020202u);
+	st = drv_wait(&d, S_BWE, 100000000u);
+	assert_int_equal(st & (S_BWE | S_ERRORS), S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0800u, 0x0800u);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[0], 0x01);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[512], 0x00);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 2);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_schedule_draw_by_draw),
 		cmocka_unit_test(test_random_block_faults_draw_by_draw),
 		cmocka_unit_test(test_random_block_kinds_draw_by_draw),
+		cmocka_unit_test(test_clear_drops_armed_faults),
+		cmocka_unit_test(test_time_fault_hits_next_block),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),
