@@ -497,6 +497,64 @@ static void test_r2_has_no_busy(void **state)
 	}
 }
 
+/*
+ * More read-back (docs/sim.md section 3): SD_ARG by halves, SD_CMD as written
+ * (the clock is off, so the command waits), SD_STOP bits 8 and 0 only,
+ * CC_EXT_MODE, HOST_MODE, SDIO_INFO1_MASK as written and SDIO_INFO1 cleared by
+ * writing 0, SD_OPTION bit 14 always 1, an offset between registers reads 0,
+ * and each 16-bit half of the four response registers.
+ */
+static void test_sdhi_register_readback_more(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0080u); /* clock off */
+	mmchal_bus_wr16(&d.bus, R_ARG, 0x1234u);
+	mmchal_bus_wr16(&d.bus, R_ARG + 2u, 0xabcdu);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ARG), 0x1234u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ARG + 2u), 0xabcdu);
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_ARG), 0xabcd1234u);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 13);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_CMD), C_R1 | 13);
+	mmchal_bus_wr16(&d.bus, R_STOP, 0xffffu);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_STOP), 0x0101u);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1010u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_EXTMODE), 0x1010u);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_HOSTMODE), 0x0101u);
+	mmchal_bus_wr16(&d.bus, 0x38u, 0x1234u); /* SDIO_INFO1_MASK */
+	assert_int_equal(mmchal_bus_rd16(&d.bus, 0x38u), 0x1234u);
+	mmchal_bus_wr16(&d.bus, 0x36u, 0xffffu); /* SDIO_INFO1: only clearing */
+	assert_int_equal(mmchal_bus_rd16(&d.bus, 0x36u), 0);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x00a0u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_OPTION), 0x40a0u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, 0x32u), 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, 0xeau), 0);
+	drv_close(&d);
+
+	/* R2 in the response registers, half by half: CID bits 127:8 right-aligned. */
+	{
+		struct mmchal_sim_card_config cc = fast_card(MMCHAL_SIM_CARD_SD);
+		uint8_t cid[16];
+
+		assert_int_equal(drv_open(&d, NULL), 0);
+		assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+		sd_cid(cid, cc.serial);
+		(void)sd_to_stby(&d, cid, 0xc0ff8000u);
+		assert_int_equal(drv_cmd(&d, C_R2 | 10, 0xb368u << 16), 0);
+		for (unsigned h = 0; h < 8; h++) {
+			/* Half h holds register bits 16h + 23 .. 16h + 8: bytes 14 - 2h, 13 - 2h. */
+			uint16_t want = (uint16_t)(cid[14 - 2 * h] |
+						   (h < 7 ? cid[13 - 2 * h] << 8 : 0));
+
+			assert_int_equal(mmchal_bus_rd16(&d.bus, R_RSP + 2u * h), want);
+		}
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_mmc_registers_exact),
 		cmocka_unit_test(test_sdhi_register_readback),
 		cmocka_unit_test(test_r2_has_no_busy),
+		cmocka_unit_test(test_sdhi_register_readback_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
