@@ -1,0 +1,209 @@
+/*
+ * Simulator tests of the internal DMAC's registers and limits (REF "SDHI
+ * internal DMAC"; docs/sim.md section 3): absent below IP version 0x10, the
+ * address limit at the start of a transfer and with idmac_addr_bits 64, the
+ * channel resets while a transfer runs, the masks and the 16-bit access.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv.h"
+
+#define DM_ADDR_H 0x888u
+
+static void open_mmc(struct drv *d, const struct mmchal_sim_config *cfg)
+{
+	struct mmchal_sim_card_config cc;
+
+	assert_int_equal(drv_open(d, cfg), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = 0;
+	cc.read_rate = 0;
+	cc.write_rate = 0;
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	assert_int_equal(drv_mmc_init(d), 0);
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u);    /* 25 MHz */
+	mmchal_bus_wr16(&d->bus, R_OPTION, 0x80aeu); /* 1-bit, timeout 2^23 clocks */
+	mmchal_bus_wr16(&d->bus, R_EXTMODE, 0x1012u);
+}
+
+static void dm_go(struct drv *d, bool read, uint64_t addr)
+{
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO1, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_MODE, (read ? 1u << 16 : 0) | 0x31u);
+	d->bus.ops->write64(d->bus.ctx, DM_ADDR, addr);
+	mmchal_bus_raw_wr32(&d->bus, DM_CTRL, 1);
+}
+
+/* VERSION 0xcb0d (IP version 0x0d, below 0x10): no DMAC registers at all. */
+static void test_no_dmac_below_ip_0x10(void **state)
+{
+	struct mmchal_sim_config cfg;
+	struct drv d;
+
+	(void)state;
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN2);
+	assert_int_equal(drv_open(&d, &cfg), 0);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_RST), 0);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_MASK1), 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK2, 0x1234u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_MASK2), 0);
+	drv_close(&d);
+	/* 0xcc10 (IP version 0x10): present. */
+	cfg.version = 0xcc10u;
+	assert_int_equal(drv_open(&d, &cfg), 0);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_RST), 0xffffffffu);
+	drv_close(&d);
+}
+
+/*
+ * A start address past the 32-bit limit (0x100000000, the first byte above
+ * it) fails at the start, before any block; with idmac_addr_bits 64 the same
+ * address is driven, through DM_DTRAN_ADDR's upper half at 0x888.
+ */
+static void test_address_limit_at_start(void **state)
+{
+	static const uint64_t high = 0x100000000ull;
+	struct mmchal_sim_config cfg;
+	struct drv d;
+	uint8_t *hi, *store;
+
+	(void)state;
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+	open_mmc(&d, &cfg);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, high, 4096, NULL), 0);
+	dm_go(&d, true, high);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	drv_close(&d);
+
+	cfg.idmac_addr_bits = 64;
+	open_mmc(&d, &cfg);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, high, 4096, NULL), 0);
+	hi = mmchal_sim_phys_to_host(d.sim, high, 4096);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i + 3u);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK1, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK2, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO1, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_MODE, (1u << 16) | 0x31u);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR_H, 1);
+	assert_true(d.bus.ops->read64(d.bus.ctx, DM_ADDR) == high);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 20);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	assert_memory_equal(hi, store, 512);
+	drv_close(&d);
+}
+
+/*
+ * DM_CM_RST while a transfer runs (REF: bit 8 channel 0, bit 9 channel 1,
+ * active-low): clearing the other channel's bit leaves it running, clearing
+ * its own stops it, so the next block stays in the controller's buffer.
+ */
+static void test_channel_reset_while_running(void **state)
+{
+	struct mmchal_sim_counters c;
+	uint64_t phys;
+	uint8_t *buf;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 4 * 512, 128, &phys);
+	memset(mmchal_sim_card_store(d.sim, NULL), 0x9c, 4 * 512);
+	drv_setup_data(&d, 512, 4, true);
+	dm_go(&d, true, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	/* Channel 0's reset does not touch the read on channel 1. */
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, ~(1u << 8));
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, 0xffffffffu);
+	/* After block 0 (about 170 us at 25 MHz on one line), reset channel 1. */
+	mmchal_sim_advance(d.sim, 250000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 512);
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, ~(1u << 9));
+	mmchal_sim_advance(d.sim, 10000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 512);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 0);
+	assert_int_equal(buf[512], 0);
+	drv_close(&d);
+
+	/* A write on channel 0: channel 1's reset leaves it, its own stops it. */
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 4 * 512, 128, &phys);
+	memset(buf, 0x5e, 4 * 512);
+	drv_setup_data(&d, 512, 4, true);
+	dm_go(&d, false, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_MULTI | 25, 0), 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, ~(1u << 9));
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, 0xffffffffu);
+	mmchal_sim_advance(d.sim, 250000u);
+	mmchal_bus_raw_wr32(&d.bus, DM_RST, ~(1u << 8));
+	mmchal_sim_advance(d.sim, 10000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 2 * 512); /* block 0 sent, block 1 taken before the reset */
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	drv_close(&d);
+}
+
+/*
+ * DM_CM_INFO1_MASK gates the line: a transfer end with its bit masked leaves
+ * the line low, unmasked it raises it. A 16-bit access writes the low half
+ * only (docs/sim.md section 3 for the SDHI; the DMAC registers are 32-bit).
+ */
+static void test_masks_and_16bit_access(void **state)
+{
+	uint64_t phys;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	(void)mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &phys);
+	d.bus.ops->write16(d.bus.ctx, DM_MASK1, 0x1234u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_MASK1), 0x1234u);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK1, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_MASK1, 0xffffffffu); /* SDHI interrupts all masked */
+	drv_setup_data(&d, 512, 1, false);
+	dm_go(&d, true, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 20);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK1, ~(1u << 20));
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_MASK1), ~(1u << 20));
+	assert_true(mmchal_sim_irq_line(d.sim));
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO1, ~(1u << 20));
+	assert_false(mmchal_sim_irq_line(d.sim));
+	drv_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_dmac_below_ip_0x10),
+		cmocka_unit_test(test_address_limit_at_start),
+		cmocka_unit_test(test_channel_reset_while_running),
+		cmocka_unit_test(test_masks_and_16bit_access),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
