@@ -106,6 +106,9 @@ static void test_address_limit_at_start(void **state)
 	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 20);
 	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
 	assert_memory_equal(hi, store, 512);
+	/* A 64-bit write replaces the whole address, upper half included. */
+	d.bus.ops->write64(d.bus.ctx, DM_ADDR, 0x40000000u);
+	assert_true(d.bus.ops->read64(d.bus.ctx, DM_ADDR) == 0x40000000u);
 	drv_close(&d);
 }
 
@@ -196,6 +199,113 @@ static void test_masks_and_16bit_access(void **state)
 	drv_close(&d);
 }
 
+/* An SDIO card in transfer state with function 1's buffer filled; 32-bit PIO port. */
+static void open_sdio(struct drv *d, const struct mmchal_sim_config *cfg)
+{
+	struct mmchal_sim_card_config cc;
+	uint8_t *store;
+
+	assert_int_equal(drv_open(d, cfg), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &cc);
+	cc.read_latency_ns = 0;
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	drv_cmd(d, C_R3 | 5, 0x00ff8000u);
+	mmchal_sim_advance(d->sim, 1000000u);
+	assert_int_equal(drv_cmd(d, C_R3 | 5, 0x00ff8000u), 0);
+	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);
+	assert_int_equal(drv_cmd(d, C_R1B | 7, 1u << 16), 0);
+	store = mmchal_sim_card_store(d->sim, NULL);
+	for (unsigned i = 0; i < 4096; i++)
+		store[i] = (uint8_t)(i * 7u + 5u);
+	mmchal_bus_wr16(&d->bus, R_EXTMODE, 0x1012u);
+}
+
+/* CMD53 byte-mode read of @n bytes from address 0 of function 1, by the DMAC in @mode. */
+static uint32_t sdio_dm_read(struct drv *d, uint32_t n, uint32_t mode, uint64_t addr)
+{
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO1, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_MODE, (1u << 16) | mode);
+	d->bus.ops->write64(d->bus.ctx, DM_ADDR, addr);
+	mmchal_bus_raw_wr32(&d->bus, DM_CTRL, 1);
+	drv_setup_data(d, n, 1, false);
+	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | 53, (1u << 28) | (1u << 26) | n), 0);
+	return drv_wait(d, S_ACCESS_END, 100000000u);
+}
+
+/*
+ * Blocks that are not a multiple of the 8-byte beat: in fixed-address mode
+ * the last, short beat writes only its own byte; a block ending exactly at
+ * the 32-bit limit moves, one ending one byte past it fails and leaves the
+ * byte above the limit untouched.
+ */
+static void test_short_beats_and_limit_byte(void **state)
+{
+	static const uint64_t low = 0xfffff000ull, high = 0x100000000ull;
+	uint8_t *lo, *hi, *store;
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sdio(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, low, 4096, NULL), 0);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, high, 4096, NULL), 1);
+	lo = mmchal_sim_phys_to_host(d.sim, low, 4096);
+	hi = mmchal_sim_phys_to_host(d.sim, high, 4096);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	/* Fixed address, 129 bytes: 16 full beats, then 1 byte. */
+	memset(lo, 0xee, 4096);
+	st = sdio_dm_read(&d, 129, 0x30u, low);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(lo[0], store[128]);
+	assert_memory_equal(lo + 1, store + 121, 7);
+	assert_int_equal(lo[8], 0xee);
+	/* 128 bytes ending at 0xffffffff: moved. */
+	memset(lo, 0xee, 4096);
+	st = sdio_dm_read(&d, 128, 0x31u, low + 0xf80u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	assert_memory_equal(lo + 0xf80u, store, 128);
+	/* 129 bytes: the last one would be at 0x100000000. */
+	memset(lo, 0xee, 4096);
+	memset(hi, 0xee, 4096);
+	(void)sdio_dm_read(&d, 129, 0x31u, low + 0xf80u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	assert_int_equal(hi[0], 0xee);
+	assert_int_equal(lo[0xf80], 0xee);
+	drv_close(&d);
+}
+
+/*
+ * An injected DMA error (docs/sim.md section 9): the channel's INFO2 bit, the
+ * block stays where it was, and no access end comes.
+ */
+static void test_dma_error_has_no_access_end(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DMA_ERROR, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	uint64_t phys;
+	uint8_t *buf;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &phys);
+	memset(buf, 0xee, 512);
+	memset(mmchal_sim_card_store(d.sim, NULL), 0x12, 512);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	drv_setup_data(&d, 512, 1, false);
+	dm_go(&d, true, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	mmchal_sim_advance(d.sim, 100000000u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 0);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(buf[0], 0xee);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DMA_ERROR), 1);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +313,8 @@ int main(void)
 		cmocka_unit_test(test_address_limit_at_start),
 		cmocka_unit_test(test_channel_reset_while_running),
 		cmocka_unit_test(test_masks_and_16bit_access),
+		cmocka_unit_test(test_short_beats_and_limit_byte),
+		cmocka_unit_test(test_dma_error_has_no_access_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
