@@ -173,6 +173,7 @@ static void test_block_length_other_than_512(void **state)
 	st = drv_pio_write(&d, C_R1 | 24, 3, 256, 1, buf);
 	assert_int_equal(st, S_CRC);
 	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0c00u, 0x0800u);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 0);
 	for (unsigned i = 0; i < 512; i++)
 		assert_int_equal(store[3 * 512 + i], 0);
 	drv_ack(&d, 0xffffffffu);

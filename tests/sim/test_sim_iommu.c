@@ -228,12 +228,52 @@ static void test_tlb_fifo_and_flush_range(void **state)
 	drv_close(&d);
 }
 
+/*
+ * A fault never reaches memory: an unmapped IOVA that is also a RAM address
+ * leaves that RAM alone. An injected fault (docs/sim.md section 9) hits one
+ * translation only: the next transfer goes through.
+ */
+static void test_fault_is_not_an_access(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_IOMMU, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	struct mmchal_sim_iommu_stats st;
+	struct mmchal_iommu io;
+	uint8_t *mem;
+	struct drv d;
+
+	(void)state;
+	open_emmc(&d);
+	mem = mmchal_sim_phys_to_host(d.sim, RAM_BASE, 1u << 20);
+	memset(mem, 0xee, 8192);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, NULL), 0);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	assert_false(dm_read(&d, 0, RAM_BASE));
+	assert_int_equal(mem[0], 0xee);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_int_equal(st.last_fault, MMCHAL_SIM_IOMMU_FAULT_UNMAPPED);
+	assert_true(st.last_fault_iova == RAM_BASE);
+	/* Injected: one fault, then the same mapping works. */
+	assert_int_equal(io.ops->map(io.ctx, 0x20000u, RAM_BASE + PG, PG, WR), 0);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_false(dm_read(&d, 1, 0x20000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_int_equal(st.last_fault, MMCHAL_SIM_IOMMU_FAULT_INJECTED);
+	assert_true(st.faults == 2);
+	assert_int_equal(mem[PG], 0xee);
+	assert_true(dm_read(&d, 1, 0x20000u));
+	assert_int_equal(mem[PG], 2);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.faults == 2);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_config),
 		cmocka_unit_test(test_map_unmap_edges),
 		cmocka_unit_test(test_tlb_fifo_and_flush_range),
+		cmocka_unit_test(test_fault_is_not_an_access),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

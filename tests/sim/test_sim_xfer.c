@@ -23,7 +23,7 @@ static void open_mmc(struct drv *d, uint64_t capacity)
 	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
 	cc.read_latency_ns = 0;
 	cc.read_rate = 0;
-	cc.write_rate = 0;
+	cc.write_rate = 1000000u;
 	if (capacity)
 		cc.capacity = capacity;
 	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
@@ -71,15 +71,19 @@ static void test_error_registers_exact(void **state)
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_RCV);
 	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
 	drv_wait_not_busy(&d, 100000000u);
+	/* A good write again: "010", the error bit gone. */
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 2, 512, 1, blk), 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	drv_wait_not_busy(&d, 100000000u);
 
 	f.kind = MMCHAL_SIM_FAULT_DATA_TIMEOUT;
 	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
 	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 3, 512, 1, blk), S_DATA_TO);
 	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 1u << 5);
 	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_TIMEOUT), 1);
-	/* Only block 1 was written. */
+	/* Only blocks 1 and 2 were written. */
 	for (unsigned i = 512; i < 4 * 512; i++)
-		assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[i], i < 1024 ? 0x5a : 0);
+		assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[i], i < 3 * 512 ? 0x5a : 0);
 	drv_close(&d);
 }
 
@@ -231,6 +235,93 @@ static void test_stop_edges(void **state)
 	drv_close(&d);
 }
 
+/* A card stuck busy before a write takes no block: data timeout (docs/sim.md section 9). */
+static void test_stuck_card_stalls_write(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_STUCK_BUSY, MMCHAL_SIM_AT_TIME, 0, 0, 0};
+	uint8_t blk[512], *store;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	f.t_ns = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 1000u);
+	assert_false(drv_status(&d) & S_DAT0);
+	memset(blk, 0x66, sizeof(blk));
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 9, 512, 1, blk), S_DATA_TO);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 1u << 5);
+	assert_int_equal(store[9 * 512], 0);
+	drv_close(&d);
+}
+
+/*
+ * Timing (docs/sim.md section 4): a PIO read's next block starts only when
+ * the CPU has drained the buffer (the controller stops the clock while it is
+ * full), and a write block i starts no earlier than t0 + i * M, M the media
+ * time of a block at write_rate.
+ */
+static void test_bus_stops_and_media_rate(void **state)
+{
+	static const uint64_t blk_rd = 4114u * 40u; /* 4096 + 16 + 2 clocks at 25 MHz */
+	static const uint64_t blk_wr = 4123u * 40u; /* + 2 N_WR + 2 + 5 CRC status */
+	struct mmchal_sim_card_config cc;
+	uint64_t t_drained, t_cmd, t_end, phys;
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_mmc(&d, 0);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	drv_ack(&d, S_BRE);
+	mmchal_sim_advance(d.sim, 1000000u); /* a slow CPU */
+	drain_block(&d);
+	t_drained = mmchal_sim_now(d.sim);
+	mmchal_bus_wr32(&d.bus, R_MASK1, ~S_BRE); /* only buffer-ready interrupts */
+	assert_int_equal(mmchal_sim_run(d.sim, t_drained + 100000000u), MMCHAL_SIM_RUN_IRQ);
+	/* The mask write (100 ns) came after the drain; the interrupt 2 us after the block. */
+	assert_true(mmchal_sim_now(d.sim) == t_drained + blk_rd + 2000u);
+	drv_close(&d);
+
+	/* Write at 1 MB/s (M = 512 us) by the DMAC, 3 blocks: the media paces them. */
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = 0;
+	cc.read_rate = 0;
+	cc.write_rate = 1000000u;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80aeu);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	(void)mmchal_sim_mem_alloc(d.sim, 0, 3 * 512, 128, &phys);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1012u);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK1, 0xffffffffu);
+	mmchal_bus_raw_wr32(&d.bus, DM_MASK2, 0xffffffffu);
+	mmchal_bus_raw_wr32(&d.bus, DM_MODE, 0x31u);
+	d.bus.ops->write64(d.bus.ctx, DM_ADDR, phys);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	drv_setup_data(&d, 512, 3, true);
+	mmchal_bus_wr32(&d.bus, R_MASK1, ~S_ACCESS_END);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | C_DATA | C_MULTI | 25);
+	t_cmd = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_run(d.sim, t_cmd + 100000000u), MMCHAL_SIM_RUN_IRQ);
+	t_end = mmchal_sim_now(d.sim);
+	st = drv_status(&d);
+	assert_true(st & S_ACCESS_END);
+	/*
+	 * t0 = 1920 + 2000 (command, response); block 2 starts at t0 + 2 M and
+	 * ends W later; the automatic CMD12 takes 98 clocks; then the interrupt.
+	 */
+	assert_true(t_end - t_cmd == 1920u + 2000u + 2u * 512000u + blk_wr + 98u * 40u + 2000u);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +330,8 @@ int main(void)
 		cmocka_unit_test(test_removal_during_write_block),
 		cmocka_unit_test(test_stuck_busy_at_write_block),
 		cmocka_unit_test(test_stop_edges),
+		cmocka_unit_test(test_stuck_card_stalls_write),
+		cmocka_unit_test(test_bus_stops_and_media_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
