@@ -581,6 +581,101 @@ static void test_divider_in_virtual_time(void **state)
 	drv_close(&d);
 }
 
+/*
+ * The data port: a read before the block has arrived is an illegal access
+ * (INFO2 bit 31) and returns 0; the last word of a block shorter than the port
+ * width carries zeros past the block's end (a 6-byte SDIO block through the
+ * 32-bit port), whatever an earlier, longer block left in the buffer.
+ */
+static void test_port_read_edges(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct mmchal_sim_counters c;
+	uint8_t *store;
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &cc);
+	cc.read_latency_ns = 1000000u;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	drv_cmd(&d, C_R3 | 5, 0x00ff8000u);
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(drv_cmd(&d, C_R3 | 5, 0x00ff8000u), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 16; i++)
+		store[i] = (uint8_t)(0xa0u + i);
+	/* 8 bytes first, read as soon as the response came: too early. */
+	drv_setup_data(&d, 8, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 53, (1u << 28) | (1u << 26) | 8u), 0);
+	assert_int_equal(d.bus.ops->read32(d.bus.ctx, R_BUF << 2), 0);
+	assert_true(drv_status(&d) & S_ILL);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.bad_accesses == 1);
+	drv_ack(&d, S_ILL);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	drv_ack(&d, 0xffffffffu);
+	assert_int_equal(d.bus.ops->read32(d.bus.ctx, R_BUF << 2), 0xa3a2a1a0u);
+	assert_int_equal(d.bus.ops->read32(d.bus.ctx, R_BUF << 2), 0xa7a6a5a4u);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	/* Then 6 bytes from 8: the second word is 0xadac in its low half only. */
+	drv_setup_data(&d, 6, 1, false);
+	assert_int_equal(
+		drv_cmd(&d, C_R1 | C_DATA | C_READ | 53, (1u << 28) | (1u << 26) | (8u << 9) | 6u),
+		0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	drv_ack(&d, S_BRE);
+	w = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+	assert_int_equal(w, 0xabaaa9a8u);
+	w = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+	assert_int_equal(w, 0x0000adacu);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.bad_accesses == 1);
+	drv_close(&d);
+}
+
+/*
+ * Data timeout window (REF SD_OPTION: 1 << (13 + n) clocks, 14 + n with the
+ * extended bit 9): a first block later than the window times out exactly one
+ * window after the response end (docs/sim.md section 4).
+ */
+static void test_data_timeout_window(void **state)
+{
+	static const uint16_t opts[] = {0x8000u, 0x8200u, 0x8010u, 0x8210u};
+	static const uint64_t clocks[] = {1u << 13, 1u << 14, 1u << 14, 1u << 15};
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+
+	(void)state;
+	for (unsigned i = 0; i < 4; i++) {
+		uint64_t t_cmd;
+
+		assert_int_equal(drv_open(&d, NULL), 0);
+		mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+		cc.read_latency_ns = 1000000000u; /* 1 s: later than every window here */
+		assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+		assert_int_equal(drv_mmc_init(&d), 0);
+		mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u); /* 25 MHz: 40 ns a clock */
+		mmchal_bus_wr16(&d.bus, R_OPTION, opts[i]);
+		drv_setup_data(&d, 512, 1, false);
+		mmchal_bus_wr32(&d.bus, R_MASK1, ~(S_DATA_TO | S_ACCESS_END));
+		drv_ack(&d, 0xffffffffu);
+		mmchal_bus_wr32(&d.bus, R_ARG, 0);
+		mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | C_DATA | C_READ | 17);
+		t_cmd = mmchal_sim_now(d.sim);
+		assert_int_equal(mmchal_sim_run(d.sim, t_cmd + 100000000u), MMCHAL_SIM_RUN_IRQ);
+		assert_true(mmchal_sim_now(d.sim) - t_cmd ==
+			    1920u + 2000u + clocks[i] * 40u + 2000u);
+		assert_true(drv_status(&d) & S_DATA_TO);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +690,8 @@ int main(void)
 		cmocka_unit_test(test_data_after_end_bit_error),
 		cmocka_unit_test(test_inferred_response_types),
 		cmocka_unit_test(test_divider_in_virtual_time),
+		cmocka_unit_test(test_port_read_edges),
+		cmocka_unit_test(test_data_timeout_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -432,6 +432,17 @@ static void test_sdhi_register_readback(void **state)
 	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
 	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SOFTRST), 1);
 	assert_int_equal(mmchal_bus_rd16(&d.bus, 0x34u), 0);
+	/* The reset is the 1 -> 0 edge: writing 1 again, or 0 twice, resets nothing more. */
+	mmchal_bus_wr16(&d.bus, R_SIZE, 64);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SIZE), 64);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SIZE), 0x200u);
+	mmchal_bus_wr16(&d.bus, R_SIZE, 64);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SIZE), 64);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	mmchal_bus_wr32(&d.bus, R_MASK1, 0);
 
 	/* Card in, slot not write-protected: CD level, WP bit 7 reads 1, insert event. */
 	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
