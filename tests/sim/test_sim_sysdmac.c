@@ -88,6 +88,10 @@ static void test_caps_exact(void **state)
 		assert_int_equal(caps.max_segs, 7);
 		assert_true(caps.max_seg_size == 0x12345u);
 		assert_true(caps.coherent);
+		/* No boundary, minimum or transfer limit of its own (docs/sim.md section 8). */
+		assert_true(caps.seg_boundary == 0);
+		assert_true(caps.min_len == 0);
+		assert_true(caps.max_xfer == 0);
 		assert_int_equal(ch.ops->get_caps(ch.ctx, NULL), MMCHAL_EINVAL);
 	}
 	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_COUNT, &ch), MMCHAL_EINVAL);
@@ -271,6 +275,120 @@ static void test_moves_and_failures(void **state)
 		;
 	assert_int_equal(done_calls, 1);
 	assert_int_equal(done_status, MMCHAL_EFAULT);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_false(drv_status(&d) & S_ACCESS_END); /* the block was not taken */
+	drv_close(&d);
+}
+
+/* Read @blocks blocks from block 0 through @n segments; returns the done status. */
+static int sys_read(struct drv *d, struct mmchal_dma_chan *rx, struct mmchal_dma_seg *seg,
+		    uint32_t n, uint32_t blocks)
+{
+	struct mmchal_dma_xfer x;
+
+	done_calls = 0;
+	xfer_init(&x, seg, n, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(rx->ops->prepare(rx->ctx, &x), 0);
+	assert_int_equal(rx->ops->submit(rx->ctx), 0);
+	drv_setup_data(d, 512, blocks, true);
+	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | (blocks > 1 ? C_MULTI | 18 : 17), 0),
+			 0);
+	while (!done_calls && mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 100000000u))
+		;
+	assert_true(drv_wait(d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	return done_calls == 1 ? done_status : 1;
+}
+
+/*
+ * The same channel again: a second transfer starts at its own first segment;
+ * a segment longer than what is left of a block takes just that much; when
+ * the descriptors hold 1.5 blocks the second block stays for the CPU. Through
+ * an IOMMU, an injected fault (docs/sim.md section 9) fails the transfer once.
+ */
+static void test_reuse_long_segments_iommu(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_IOMMU, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	struct mmchal_sim_iommu_stats ist;
+	struct mmchal_sim_counters c;
+	struct mmchal_dma_seg seg[2];
+	struct mmchal_dma_chan rx;
+	struct mmchal_dma_xfer x;
+	struct mmchal_iommu io;
+	uint8_t *mem, *store;
+	struct drv d;
+	uint64_t p;
+
+	(void)state;
+	open_gen2(&d, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 2048; i++)
+		store[i] = (uint8_t)(i * 5u + 9u);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 8192, 4096, &p);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	/* 100 + 924 bytes for two blocks: segment 1 spans the block boundary. */
+	memset(mem, 0xee, 8192);
+	seg[0].addr = p + 3000u;
+	seg[0].len = 100;
+	seg[1].addr = p + 4096u;
+	seg[1].len = 924;
+	assert_int_equal(sys_read(&d, &rx, seg, 2, 2), 0);
+	assert_memory_equal(mem + 3000, store, 100);
+	assert_memory_equal(mem + 4096, store + 100, 924);
+	assert_int_equal(mem[4096 + 924], 0xee);
+	/* Again on the same channel, one segment. */
+	memset(mem, 0xee, 8192);
+	seg[0].addr = p;
+	seg[0].len = 512;
+	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
+	assert_memory_equal(mem, store, 512);
+	assert_int_equal(mem[3000], 0xee);
+	/* 768 bytes of descriptors for two blocks: block 0 moves, block 1 waits. */
+	done_calls = 0;
+	seg[0].len = 768;
+	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	assert_int_equal(rx.ops->submit(rx.ctx), 0);
+	mmchal_sim_reset_counters(d.sim);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 2), 0);
+	mmchal_sim_advance(d.sim, 100000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.sysdmac_bytes == 512);
+	assert_int_equal(done_calls, 0);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(rx.ops->terminate(rx.ctx), 0);
+	drv_close(&d);
+
+	/* Through the IOMMU. */
+	open_gen2(&d, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i ^ 0x55u);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);
+	memset(mem, 0xee, 4096);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, NULL), 0);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x10000u, p, 4096, MMCHAL_IOMMU_WRITE), 0);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	seg[0].addr = 0x10000u;
+	seg[0].len = 512;
+	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
+	assert_memory_equal(mem, store, 512);
+	memset(mem, 0xee, 4096);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	done_calls = 0;
+	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	assert_int_equal(rx.ops->submit(rx.ctx), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
+		;
+	assert_int_equal(done_status, MMCHAL_EFAULT);
+	assert_int_equal(mem[0], 0xee);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &ist), 0);
+	assert_int_equal(ist.last_fault, MMCHAL_SIM_IOMMU_FAULT_INJECTED);
+	assert_true(ist.faults == 1);
 	drv_close(&d);
 }
 
@@ -280,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_caps_exact),
 		cmocka_unit_test(test_prepare_checks),
 		cmocka_unit_test(test_moves_and_failures),
+		cmocka_unit_test(test_reuse_long_segments_iommu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
