@@ -271,6 +271,9 @@ static void test_short_beats_and_limit_byte(void **state)
 	memset(hi, 0xee, 4096);
 	(void)sdio_dm_read(&d, 129, 0x31u, low + 0xf80u);
 	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_false(drv_status(&d) & S_ACCESS_END); /* the block was not taken */
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 0);
 	assert_int_equal(hi[0], 0xee);
 	assert_int_equal(lo[0xf80], 0xee);
 	drv_close(&d);
