@@ -595,6 +595,36 @@ static void test_seccnt_width_per_version(void **state)
 	}
 }
 
+/*
+ * INFO2 bit 30 (command busy) while a command is on the line, except on
+ * VERSION 0x490c, which has no command-busy bit (REF versions); bit 29
+ * (SCLKDIVEN) is clear while the command runs and set once it is done.
+ */
+static void test_command_busy_bit_per_version(void **state)
+{
+	static const uint16_t versions[] = {0x490cu, 0xcb0du, 0xcd10u};
+	struct mmchal_sim_config cfg;
+	struct drv d;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t st;
+
+		mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+		cfg.version = versions[i];
+		assert_int_equal(drv_open(&d, &cfg), 0); /* 390 kHz: a command takes 120 us */
+		st = drv_status(&d);
+		assert_int_equal(st & (3u << 29), 1u << 29);
+		mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 13);
+		st = drv_status(&d);
+		assert_int_equal(st & (3u << 29), i == 0 ? 0 : 1u << 30);
+		mmchal_sim_advance(d.sim, 1000000u); /* the timeout (no card) has come */
+		st = drv_status(&d);
+		assert_int_equal(st & ((3u << 29) | S_CMD_TO), (1u << 29) | S_CMD_TO);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_r2_has_no_busy),
 		cmocka_unit_test(test_sdhi_register_readback_more),
 		cmocka_unit_test(test_seccnt_width_per_version),
+		cmocka_unit_test(test_command_busy_bit_per_version),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
