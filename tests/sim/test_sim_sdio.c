@@ -382,6 +382,12 @@ static void test_fn1_block_size_and_lengths(void **state)
 	for (unsigned i = 0; i < 64; i++)
 		assert_int_equal(store[0x200 + i], i < 8 ? 0x55 : 0xee);
 
+	/* A read whose data block (SD_SIZE 16) is not its count (8): end-bit error. */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 53, CMD53(0, 1, 0, 1, 0x200, 8), 16, 1, in),
+			 S_END);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), MMCHAL_ETIMEDOUT);
+	sdio_up(&d);
+
 	/* CMD7 to another RCA in stand-by: silent and legal. */
 	assert_int_equal(drv_cmd(&d, C_R1 | 7, 0), MMCHAL_ETIMEDOUT);
 	assert_int_equal(drv_cmd(&d, C_R1B | 7, 2u << 16), MMCHAL_ETIMEDOUT);
