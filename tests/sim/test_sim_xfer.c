@@ -228,6 +228,8 @@ static void test_stop_edges(void **state)
 	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
 	drv_ack(&d, S_BRE);
 	drain_block(&d);
+	mmchal_sim_advance(d.sim, 1000000u); /* block 1 is due by now: the card stopped */
+	assert_int_equal(drv_status(&d) & (S_BRE | S_ACCESS_END | S_ERRORS), 0);
 	mmchal_bus_wr16(&d.bus, R_STOP, 1);
 	st = drv_wait(&d, S_ACCESS_END, 1000000000u);
 	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END | S_DATA_TO);
