@@ -309,6 +309,36 @@ static void test_dma_error_has_no_access_end(void **state)
 	drv_close(&d);
 }
 
+/*
+ * A write command that got no response (a response timeout) has no data
+ * phase (docs/sim.md correction 4): the DMAC takes nothing, even when it is
+ * started again afterwards and DMA requests are switched on anew.
+ */
+static void test_no_dma_after_response_timeout(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CMD_TIMEOUT, MMCHAL_SIM_AT_CMD, 24, 0, 0};
+	struct mmchal_sim_counters c;
+	uint64_t phys;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	memset(mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &phys), 0x3a, 512);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	drv_setup_data(&d, 512, 1, false);
+	dm_go(&d, false, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | 24, 0), MMCHAL_ETIMEDOUT);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1012u);
+	mmchal_sim_advance(d.sim, 10000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 0);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[0], 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_masks_and_16bit_access),
 		cmocka_unit_test(test_short_beats_and_limit_byte),
 		cmocka_unit_test(test_dma_error_has_no_access_end),
+		cmocka_unit_test(test_no_dma_after_response_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
