@@ -499,8 +499,12 @@ static void test_inferred_response_types(void **state)
 	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | 6);
 	st = drv_wait(&d, S_RSP_END, 1000000u);
 	assert_int_equal(st & (S_RSP_CHECK | S_DAT0), S_RSP_END); /* 100 us busy */
-	st = cmd_status(&d, 13, 1u << 16);
-	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	/* CMD13 (inferred R1) is answered 98 clocks later, not at the end of the 100 us busy. */
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 1u << 16);
+	mmchal_bus_wr16(&d.bus, R_CMD, 13);
+	st = drv_wait(&d, S_RSP_END, 20000u);
+	assert_int_equal(st & (S_RSP_CHECK | S_DAT0), S_RSP_END);
 	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), (7u << 9)); /* prg, not ready */
 	drv_wait_not_busy(&d, 10000000u);
 	/* CMD12 after an open-ended write, inferred as R1b: response end waits for DAT0. */
@@ -543,6 +547,13 @@ static void test_inferred_response_types(void **state)
 	/* The same R3 checked as R1: CRC and index errors beside response end. */
 	st = cmd_status(&d, C_R1 | C_ACMD | 41, 0x40ff8000u);
 	assert_int_equal(st & S_RSP_CHECK, S_RSP_END | S_CRC | (1u << 16));
+	drv_close(&d);
+
+	/* SDIO: CMD5 inferred as R4 (like R3, unchecked). */
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SDIO);
+	st = cmd_status(&d, 5, 0);
+	assert_int_equal(st & S_RSP_CHECK, S_RSP_END);
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), (1u << 28) | 0x00ff8000u);
 	drv_close(&d);
 }
 
@@ -676,6 +687,47 @@ static void test_data_timeout_window(void **state)
 	}
 }
 
+/*
+ * A port write while a read is running is an illegal access and changes
+ * nothing; a soft reset clears SD_ERR_STS1/2 (to 0x2000 / 0) along with the
+ * rest (docs/sim.md section 3).
+ */
+static void test_port_write_during_read_and_reset(void **state)
+{
+	struct mmchal_sim_counters c;
+	uint8_t blk[512], *store;
+	struct drv d;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i + 1u);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0xffffffffu);
+	assert_true(drv_status(&d) & S_ILL);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.bad_accesses == 1);
+	drv_ack(&d, 0xffffffffu);
+	for (unsigned i = 0; i < 512; i += 4) {
+		uint32_t v = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+
+		memcpy(&blk[i], &v, 4);
+	}
+	assert_memory_equal(blk, store, 512);
+	/* No card answers CMD13 to RCA 7: ERR_STS2 bit 0; a soft reset clears it. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 7u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 1);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_divider_in_virtual_time),
 		cmocka_unit_test(test_port_read_edges),
 		cmocka_unit_test(test_data_timeout_window),
+		cmocka_unit_test(test_port_write_during_read_and_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -220,6 +220,13 @@ static void test_stop_edges(void **state)
 	for (unsigned i = 8 * 512; i < 10 * 512; i++)
 		assert_int_equal(store[i], i < 9 * 512 ? 0x33 : 0);
 	drv_wait_not_busy(&d, 100000000u);
+	/* The transfer is over: STP again sends no second CMD12. */
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr16(&d.bus, R_STOP, 1);
+	mmchal_sim_advance(d.sim, 1000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.commands == 1);
+	assert_int_equal(drv_status(&d) & (S_ERRORS | S_ACCESS_END | S_RSP_END), 0);
 
 	/* Open-ended read from the last sector: block 0 comes, block 1 never does. */
 	drv_ack(&d, 0xffffffffu);
@@ -324,6 +331,31 @@ static void test_bus_stops_and_media_rate(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Hardware busy detection raises response end once per R1b command: after a
+ * SWITCH (R1b, 100 us busy) and then a write with its own busy, the end of
+ * that busy raises access end again (INFO2 bit 29), not response end.
+ */
+static void test_r1b_response_end_once(void **state)
+{
+	uint8_t blk[512];
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_mmc(&d, 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70000u), 0);
+	assert_true(drv_status(&d) & S_DAT0);
+	memset(blk, 0x21, sizeof(blk));
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 4, 512, 1, blk), 0);
+	drv_ack(&d, 0xffffffffu);
+	st = drv_wait_not_busy(&d, 100000000u);
+	assert_true(st & S_DAT0);
+	mmchal_sim_advance(d.sim, 1000u);
+	assert_int_equal(drv_status(&d) & (S_RSP_END | S_ERRORS), 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_stop_edges),
 		cmocka_unit_test(test_stuck_card_stalls_write),
 		cmocka_unit_test(test_bus_stops_and_media_rate),
+		cmocka_unit_test(test_r1b_response_end_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
