@@ -357,6 +357,21 @@ static void test_reuse_long_segments_iommu(void **state)
 	assert_int_equal(done_calls, 0);
 	assert_false(drv_status(&d) & S_ACCESS_END);
 	assert_int_equal(rx.ops->terminate(rx.ctx), 0);
+	/* Terminated 512 bytes into its segment: the next transfer starts at its own start. */
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0); /* drop the waiting block */
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	mmchal_bus_wr32(&d.bus, R_MASK1, 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x40eeu);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 2);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
+	memset(mem, 0xee, 8192);
+	seg[0].addr = p + 2048u;
+	seg[0].len = 512;
+	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
+	assert_memory_equal(mem + 2048, store, 512);
+	assert_int_equal(mem[2048 + 512], 0xee);
+	assert_int_equal(mem[4096], 0xee);
 	drv_close(&d);
 
 	/* Through the IOMMU. */
