@@ -596,7 +596,7 @@ static void test_divider_in_virtual_time(void **state)
  * The data port: a read before the block has arrived is an illegal access
  * (INFO2 bit 31) and returns 0; the last word of a block shorter than the port
  * width carries zeros past the block's end (a 6-byte SDIO block through the
- * 32-bit port), whatever an earlier, longer block left in the buffer.
+ * 32-bit port, after an 8-byte one).
  */
 static void test_port_read_edges(void **state)
 {
