@@ -355,14 +355,52 @@ static void test_sd_state_rules(void **state)
 	drv_close(&d);
 
 	/* ACMD41 whose voltage window holds no supported bit: inactive, silent from then on. */
+	for (uint32_t low = 0x100u; low; low >>= 8) {
+		open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+		drv_cmd(&d, C_NONE | 0, 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | 8, 0x1aa), 0);
+		assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
+		assert_int_equal(drv_cmd(&d, C_R3 | C_ACMD | 41, 0x40000000u | low),
+				 MMCHAL_ETIMEDOUT);
+		assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_INA);
+		assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), MMCHAL_ETIMEDOUT);
+		drv_close(&d);
+	}
+
+	/* CMD55 twice: the second is CMD55 again (APP_CMD), not an ACMD55. */
 	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
-	drv_cmd(&d, C_NONE | 0, 0);
-	assert_int_equal(drv_cmd(&d, C_R1 | 8, 0x1aa), 0);
-	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
-	assert_int_equal(drv_cmd(&d, C_R3 | C_ACMD | 41, 0x40000100u), MMCHAL_ETIMEDOUT);
-	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_INA);
-	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+	assert_int_equal(d.rsp[0], (4u << 9) | (1u << 8) | (1u << 5));
+	/* ACMD6 with 00: back to one bit. */
+	assert_int_equal(drv_cmd(&d, C_R1 | C_ACMD | 6, 0), 0);
+	{
+		uint32_t w = 0;
+
+		assert_int_equal(mmchal_sim_card_bus(d.sim, &w, NULL), 0);
+		assert_int_equal(w, 1);
+	}
+	/* CMD7 of its own RCA while selected: no response, still selected. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 0xb368u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
 	drv_close(&d);
+
+	/* CMD3 again in stand-by with RCA 0xffff: the next one is not 0 but 1. */
+	{
+		struct mmchal_sim_card_config cc;
+
+		assert_int_equal(drv_open(&d, NULL), 0);
+		mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &cc);
+		cc.rca = 0xffffu;
+		assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+		sd_to_ident(&d);
+		assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+		assert_int_equal(d.rsp[0] >> 16, 0xffffu);
+		assert_int_equal(drv_cmd(&d, C_R1 | 3, 0), 0);
+		assert_int_equal(d.rsp[0] >> 16, 1);
+		drv_close(&d);
+	}
 }
 
 /*

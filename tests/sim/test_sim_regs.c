@@ -178,6 +178,11 @@ static void test_sd_registers_exact(void **state)
 	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80ff1fffu, 64, 1, st), 0);
 	assert_memory_equal(st, want, 64);
 	want[15] = 0x00;
+	/* Group 6 function 1: byte 14 high nibble reads 0xF. */
+	want[14] = 0xf0;
+	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x801fffffu, 64, 1, st), 0);
+	assert_memory_equal(st, want, 64);
+	want[14] = 0x00;
 	/* Switch to high speed: byte 16 reads 1, TRAN_SPEED becomes 0x5a. */
 	want[16] = 0x01;
 	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x80fffff1u, 64, 1, st), 0);
@@ -193,6 +198,11 @@ static void test_sd_registers_exact(void **state)
 	sd_csd_v2(csd, cc.capacity, 0x5a, false);
 	assert_r2(&d, C_R2 | 9, rca << 16, csd);
 	assert_r2(&d, C_R2 | 10, rca << 16, cid);
+	/* CMD0 resets the registers: TRAN_SPEED is 0x32 again. */
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80eeu);
+	rca = sd_to_stby(&d, cid, 0xc0ff8000u);
+	sd_csd_v2(csd, cc.capacity, 0x32, false);
+	assert_r2(&d, C_R2 | 9, rca << 16, csd);
 	drv_close(&d);
 
 	/* A non-UHS, write-protected card without CMD23 that reads erased as 0xff. */
