@@ -723,6 +723,19 @@ static void test_data_timeout_window(void **state)
 		assert_true(drv_status(&d) & S_DATA_TO);
 		drv_close(&d);
 	}
+	/* A latency of exactly the window is not later than it: the block comes. */
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = (1u << 13) * 40u;
+	cc.read_rate = 0;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x8000u);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_int_equal(drv_wait(&d, S_BRE, 100000000u) & (S_BRE | S_ERRORS), S_BRE);
+	drv_close(&d);
 }
 
 /*

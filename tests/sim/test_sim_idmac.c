@@ -339,6 +339,68 @@ static void test_no_dma_after_response_timeout(void **state)
 	drv_close(&d);
 }
 
+/*
+ * CC_EXT_MODE bit 1 gates the DMA requests (REF): with it clear the block
+ * goes to the data port (buffer ready) although the DMAC is started. An
+ * injected DMA error hits once: after a restart the same block moves.
+ */
+static void test_dma_requests_gate_and_one_shot_error(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DMA_ERROR, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	struct mmchal_sim_counters c;
+	uint8_t *buf, *store;
+	uint64_t phys;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &phys);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i * 9u + 4u);
+	memset(buf, 0xee, 512);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1010u); /* DMA requests off */
+	drv_setup_data(&d, 512, 1, false);
+	dm_go(&d, true, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	/* Restarting the DMAC and rewriting CC_EXT_MODE (still off) move nothing either. */
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1010u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 0);
+	assert_int_equal(buf[0], 0xee);
+	drv_ack(&d, S_BRE);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	for (unsigned i = 0; i < 512; i += 4) {
+		uint32_t v = d.bus.ops->read32(d.bus.ctx, R_BUF << 2);
+
+		assert_memory_equal(&v, store + i, 4);
+	}
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	drv_close(&d);
+
+	open_mmc(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 1u << 20, NULL), 0);
+	buf = mmchal_sim_mem_alloc(d.sim, 0, 512, 128, &phys);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i * 9u + 4u);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	drv_setup_data(&d, 512, 1, false);
+	dm_go(&d, true, phys);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1); /* restart: the waiting block moves */
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	assert_memory_equal(buf, store, 512);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DMA_ERROR), 1);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_short_beats_and_limit_byte),
 		cmocka_unit_test(test_dma_error_has_no_access_end),
 		cmocka_unit_test(test_no_dma_after_response_timeout),
+		cmocka_unit_test(test_dma_requests_gate_and_one_shot_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -356,6 +356,44 @@ static void test_r1b_response_end_once(void **state)
 	drv_close(&d);
 }
 
+/*
+ * After a failed block the data phase is over: an open-ended read whose
+ * block 0 fails its CRC takes no STP afterwards (no automatic CMD12 goes
+ * out, nothing new is raised). A 3-block write counts its 3 blocks.
+ */
+static void test_nothing_after_a_failure(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 18, 0, 0};
+	struct mmchal_sim_counters c;
+	uint8_t blk[3 * 512];
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_mmc(&d, 0);
+	memset(blk, 0x48, sizeof(blk));
+	mmchal_sim_reset_counters(d.sim);
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | 25, 0, 512, 3, blk), 0);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.blocks == 3);
+	drv_wait_not_busy(&d, 100000000u);
+
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_bus_wr16(&d.bus, R_SIZE, 512);
+	mmchal_bus_wr16(&d.bus, R_STOP, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END | S_CRC);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_sim_reset_counters(d.sim);
+	mmchal_bus_wr16(&d.bus, R_STOP, 1);
+	mmchal_sim_advance(d.sim, 10000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.commands == 0);
+	assert_int_equal(drv_status(&d) & (S_ERRORS | S_ACCESS_END | S_RSP_END | S_BRE), 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_stuck_card_stalls_write),
 		cmocka_unit_test(test_bus_stops_and_media_rate),
 		cmocka_unit_test(test_r1b_response_end_once),
+		cmocka_unit_test(test_nothing_after_a_failure),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
