@@ -779,6 +779,89 @@ static void test_port_write_during_read_and_reset(void **state)
 	drv_close(&d);
 }
 
+/*
+ * A payload read (ACMD51) left unread and the card reset by CMD0: after a new
+ * identification a CMD17 reads the medium, not the old payload. Without a
+ * card, mmchal_sim_card_bus() says ENOMEDIUM.
+ */
+static void test_payload_left_behind(void **state)
+{
+	uint8_t blk[512], *store;
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 512; i++)
+		store[i] = (uint8_t)(i * 3u + 1u);
+	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0xb368u << 16), 0);
+	drv_setup_data(&d, 8, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_ACMD | 51, 0), 0);
+	drv_cmd(&d, C_NONE | 0, 0);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80eeu);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), 0);
+	assert_memory_equal(blk, store, 512);
+	drv_close(&d);
+
+	assert_int_equal(drv_open(&d, NULL), 0);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, &w, NULL), MMCHAL_ENOMEDIUM);
+	drv_close(&d);
+}
+
+/*
+ * Erase sequence rules (SD 4.10 table 4-42; docs/sim.md section 5): the
+ * sequence is gone after a CMD33 out of order, an address past the capacity
+ * or (eMMC) a CMD38 argument refused with ERASE_PARAM, so a CMD38 or CMD36
+ * that follows is an ERASE_SEQ_ERROR and erases nothing; erase commands
+ * outside tran are illegal.
+ */
+static void test_erase_sequence_resets(void **state)
+{
+	static const uint32_t seq = 1u << 28, oor = 1u << 31, param = 1u << 27;
+	uint8_t *store;
+	struct drv d;
+
+	(void)state;
+	open_card(&d, NULL, MMCHAL_SIM_CARD_SD);
+	assert_int_equal(drv_sd_init(&d), 0xb368u);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0x5c, 4096);
+	/* CMD32, CMD33, CMD33 again (out of order), CMD38. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 33, 3), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 33, 3), 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 38, 0), 0);
+	assert_int_equal(d.rsp[0] & seq, seq);
+	/* CMD32, CMD33 past the end (OUT_OF_RANGE), CMD38. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 33, 0x7fffffffu), 0);
+	assert_int_equal(d.rsp[0] & oor, oor);
+	assert_int_equal(drv_cmd(&d, C_R1B | 38, 0), 0);
+	assert_int_equal(d.rsp[0] & (seq | oor), seq);
+	for (unsigned i = 0; i < 4096; i++)
+		assert_int_equal(store[i], 0x5c);
+	/* Outside tran: illegal. */
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 32, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	assert_int_equal(d.rsp[0] & R1_ILLEGAL, R1_ILLEGAL);
+	drv_close(&d);
+
+	/* eMMC: CMD35, CMD36, CMD38 with a refused argument, then CMD36: sequence error. */
+	open_card(&d, NULL, MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 35, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 36, 1), 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 38, 2), 0);
+	assert_int_equal(d.rsp[0] & (param | seq), param);
+	assert_int_equal(drv_cmd(&d, C_R1 | 36, 1), 0);
+	assert_int_equal(d.rsp[0] & (param | seq), seq);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -796,6 +879,8 @@ int main(void)
 		cmocka_unit_test(test_port_read_edges),
 		cmocka_unit_test(test_data_timeout_window),
 		cmocka_unit_test(test_port_write_during_read_and_reset),
+		cmocka_unit_test(test_payload_left_behind),
+		cmocka_unit_test(test_erase_sequence_resets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -431,11 +431,81 @@ static void test_verbose_log(void **state)
 	mmchal_sim_set_verbose(d.sim, true);
 	assert_true(log_to_file(&d, text, sizeof(text)) > 0);
 	assert_non_null(strstr(text, "info: hello 42"));
+	/* A level past the known ones prints as "?". */
+	{
+		FILE *f = tmpfile();
+		int saved = dup(2);
+		size_t n;
+
+		assert_non_null(f);
+		fflush(stderr);
+		assert_int_equal(dup2(fileno(f), 2), 2);
+		d.port.ops->log(d.port.ctx, (enum mmchal_log_level)4, "odd", 1);
+		fflush(stderr);
+		assert_int_equal(dup2(saved, 2), 2);
+		close(saved);
+		rewind(f);
+		n = fread(text, 1, sizeof(text) - 1u, f);
+		text[n] = 0;
+		fclose(f);
+		assert_non_null(strstr(text, "?: odd 1"));
+	}
 	mmchal_sim_set_verbose(d.sim, false);
 	assert_int_equal(log_to_file(&d, text, sizeof(text)), 0);
 	mmchal_sim_get_counters(d.sim, &c);
-	assert_true(c.logs == 3);
+	assert_true(c.logs == 4);
 	drv_close(&d);
+}
+
+static void *trace_seen;
+
+static void on_trace(void *arg, const struct mmchal_sim_access *a)
+{
+	(void)a;
+	trace_seen = arg;
+}
+
+/*
+ * The seams' argument checks, the trace callback's argument, and
+ * mmchal_sim_reset_counters() clearing the per-offset counters and the ring
+ * (docs/sim.md section 10).
+ */
+static void test_seams_and_counter_reset(void **state)
+{
+	struct mmchal_sim_access a;
+	struct mmchal_sim *sim;
+	struct mmchal_port port;
+	struct mmchal_bus bus;
+	int tag;
+
+	(void)state;
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_port(NULL, &port), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_port(sim, NULL), MMCHAL_EINVAL);
+	memset(&port, 0x5a, sizeof(port));
+	assert_int_equal(mmchal_sim_port(sim, &port), 0);
+	assert_int_equal(port.cache_line, 0);
+	assert_ptr_equal(port.ctx, sim);
+	assert_int_equal(mmchal_sim_bus(NULL, &bus), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_bus(sim, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_bus(sim, &bus), 0);
+	assert_int_equal(mmchal_sim_trace_get(NULL, 0, &a), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_trace_get(sim, 0, NULL), MMCHAL_EINVAL);
+	mmchal_sim_set_trace(sim, on_trace, &tag);
+	mmchal_bus_wr16(&bus, R_SIZE, 0x100u);
+	(void)mmchal_bus_rd16(&bus, R_SIZE);
+	assert_ptr_equal(trace_seen, &tag);
+	assert_true(mmchal_sim_reg_writes(sim, R_SIZE << 2) == 1);
+	assert_true(mmchal_sim_reg_reads(sim, R_SIZE << 2) == 1);
+	mmchal_sim_reset_counters(sim);
+	assert_true(mmchal_sim_reg_writes(sim, R_SIZE << 2) == 0);
+	assert_true(mmchal_sim_reg_reads(sim, R_SIZE << 2) == 0);
+	assert_int_equal(mmchal_sim_trace_count(sim), 0);
+	mmchal_bus_wr16(&bus, R_SIZE, 0x123u);
+	assert_int_equal(mmchal_sim_trace_get(sim, 0, &a), 0);
+	assert_true(a.val == 0x123u);
+	assert_true(a.write);
+	mmchal_sim_destroy(sim);
 }
 
 int main(void)
@@ -450,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_run_stops_at_dma_completion),
 		cmocka_unit_test(test_counters_outside_window),
 		cmocka_unit_test(test_verbose_log),
+		cmocka_unit_test(test_seams_and_counter_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
