@@ -494,12 +494,18 @@ static void test_seams_and_counter_reset(void **state)
 	mmchal_sim_set_trace(sim, on_trace, &tag);
 	mmchal_bus_wr16(&bus, R_SIZE, 0x100u);
 	(void)mmchal_bus_rd16(&bus, R_SIZE);
+	mmchal_bus_wr16(&bus, R_HOSTMODE, 0x0101u); /* byte 0x390: high in the window */
+	(void)mmchal_bus_rd16(&bus, R_HOSTMODE);
 	assert_ptr_equal(trace_seen, &tag);
 	assert_true(mmchal_sim_reg_writes(sim, R_SIZE << 2) == 1);
 	assert_true(mmchal_sim_reg_reads(sim, R_SIZE << 2) == 1);
+	assert_true(mmchal_sim_reg_writes(sim, R_HOSTMODE << 2) == 1);
+	assert_true(mmchal_sim_reg_reads(sim, R_HOSTMODE << 2) == 1);
 	mmchal_sim_reset_counters(sim);
 	assert_true(mmchal_sim_reg_writes(sim, R_SIZE << 2) == 0);
 	assert_true(mmchal_sim_reg_reads(sim, R_SIZE << 2) == 0);
+	assert_true(mmchal_sim_reg_writes(sim, R_HOSTMODE << 2) == 0);
+	assert_true(mmchal_sim_reg_reads(sim, R_HOSTMODE << 2) == 0);
 	assert_int_equal(mmchal_sim_trace_count(sim), 0);
 	mmchal_bus_wr16(&bus, R_SIZE, 0x123u);
 	assert_int_equal(mmchal_sim_trace_get(sim, 0, &a), 0);
