@@ -224,6 +224,15 @@ void data_block_event_(struct mmchal_sim *sim)
 	} else {
 		bool done = false;
 
+		if (!c->present) {
+			/*
+			 * The card went away while the block was on the bus: no CRC
+			 * status comes back, so the controller times out (docs/sim.md
+			 * section 9: after a removal the transfer times out).
+			 */
+			timeout_at(sim, sim->now);
+			return;
+		}
 		if (card_write_block_(sim, x->buf, x->blksz, sim->now, &done) < 0) {
 			fail(sim, ST_CRC, ERR1_WR_CRC, 0);
 			return;

@@ -538,8 +538,12 @@ void sdhi_port_write_(struct mmchal_sim *sim, uint32_t width, uint64_t val)
 {
 	struct sim_xfer *x = &sim->x;
 
+	/*
+	 * An open-ended write (SD_STOP without SEC) takes blocks until STP (REF
+	 * SD_STOP); a counted one takes SD_SECCNT blocks.
+	 */
 	if (width != sdhi_port_width_(sim) || !x->active || x->read || x->bstate != BUF_EMPTY ||
-	    x->next >= x->nblocks) {
+	    (x->open ? x->stop_req : x->next >= x->nblocks)) {
 		flag_bad_access(sim);
 		return;
 	}

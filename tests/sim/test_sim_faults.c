@@ -171,9 +171,235 @@ static void test_time_faults_handed_on(void **state)
 	drv_close(&d);
 }
 
+/* splitmix64 as published (Vigna's splitmix64.c), written here afresh. */
+static uint64_t ref_splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The random schedule draw by draw (docs/sim.md section 9): one splitmix64
+ * number r per host command; a fault when r % 10^6 < per_million; its kind is
+ * entry (r >> 32) % n of the n enabled kinds in kind order. A stream that
+ * differs in any draw, threshold or pick is seen: 200 CMD13s, half of them
+ * hit, with response timeouts and response CRC errors mixed.
+ */
+static void test_random_schedule_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 0x5eed0123456789abull;
+	uint32_t ppm = 400000u,
+		 kinds = (1u << MMCHAL_SIM_FAULT_CMD_TIMEOUT) | (1u << MMCHAL_SIM_FAULT_CMD_CRC);
+	unsigned want_to = 0, want_crc = 0;
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm, kinds), 0);
+	for (unsigned i = 0; i < 200; i++) {
+		uint64_t r = ref_splitmix(&x);
+		int rc = drv_cmd(&d, C_R1 | 13, 0xb368u << 16), want = 0;
+
+		if (r % 1000000u < ppm) {
+			/* Kind order: CMD_TIMEOUT (0) before CMD_CRC (1). */
+			if ((r >> 32) % 2u == 0) {
+				want = MMCHAL_ETIMEDOUT;
+				want_to++;
+			} else {
+				want = MMCHAL_EIO;
+				want_crc++;
+			}
+		}
+		assert_int_equal(rc, want);
+	}
+	assert_true(want_to > 20 && want_crc > 20);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_TIMEOUT), want_to);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CMD_CRC), want_crc);
+	drv_close(&d);
+}
+
+/*
+ * Random data faults, draw by draw: a single-block read draws once at its
+ * command (a hit arms block 0) and once when block 0 is about to come; either
+ * hit gives the block a CRC error (only data CRC enabled). The CMD12 that
+ * then stops the read draws too, without effect (no data phase).
+ */
+static void test_random_block_faults_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 77;
+	static const uint32_t ppm = 300000u;
+	unsigned fails = 0;
+	uint8_t blk[512];
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm, 1u << MMCHAL_SIM_FAULT_DATA_CRC),
+			 0);
+	for (unsigned i = 0; i < 100; i++) {
+		bool hit = ref_splitmix(&x) % 1000000u < ppm; /* CMD17 */
+
+		hit |= ref_splitmix(&x) % 1000000u < ppm; /* block 0 */
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, i, 512, 1, blk), hit ? S_CRC : 0);
+		if (hit) {
+			fails++;
+			assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+			(void)ref_splitmix(&x); /* CMD12 */
+		}
+	}
+	assert_true(fails > 30 && fails < 70);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), fails);
+	drv_close(&d);
+}
+
+/*
+ * Two data kinds: a hit picks entry (r >> 32) % 2 of {data CRC, end bit} (kind
+ * order), at the command as at the block. At the block a CRC fault is checked
+ * before an end-bit fault, so a block with both armed fails its CRC.
+ */
+static void test_random_block_kinds_draw_by_draw(void **state)
+{
+	static const uint64_t seed = 0xfeedull;
+	static const uint32_t ppm = 350000u;
+	unsigned crc = 0, end = 0;
+	uint8_t blk[512];
+	uint64_t x = seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm,
+						 (1u << MMCHAL_SIM_FAULT_DATA_CRC) |
+							 (1u << MMCHAL_SIM_FAULT_END_BIT)),
+			 0);
+	for (unsigned i = 0; i < 120; i++) {
+		bool want_crc = false, want_end = false;
+
+		for (int draw = 0; draw < 2; draw++) { /* CMD17, then block 0 */
+			uint64_t r = ref_splitmix(&x);
+
+			if (r % 1000000u < ppm) {
+				if ((r >> 32) % 2u == 0)
+					want_crc = true;
+				else
+					want_end = true;
+			}
+		}
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, i, 512, 1, blk), want_crc   ? S_CRC
+									      : want_end ? S_END
+											 : 0);
+		if (want_crc || want_end) {
+			crc += want_crc;
+			end += !want_crc;
+			assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+			(void)ref_splitmix(&x); /* CMD12 */
+		}
+	}
+	assert_true(crc > 10 && end > 10);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), crc);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_END_BIT), end);
+	drv_close(&d);
+}
+
+static void read_words(struct drv *d)
+{
+	for (unsigned i = 0; i < 512; i += 4)
+		(void)d->bus.ops->read32(d->bus.ctx, R_BUF << 2);
+}
+
+/*
+ * mmchal_sim_fault_clear() also drops the faults already armed for the data
+ * phase in progress: block 1 of this read was to fail its CRC, and arrives.
+ */
+static void test_clear_drops_armed_faults(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_BLOCK, 18, 1, 0};
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	mmchal_sim_fault_clear(d.sim);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_ACCESS_END, 100000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_KIND_COUNT), 0);
+	drv_close(&d);
+}
+
+/*
+ * A data fault at a time, during a transfer (docs/sim.md section 9: "other
+ * kinds hit the next ... block"): while block 0 of a read is on the bus the
+ * next block is 1, so block 0 arrives and block 1 fails; while a write waits
+ * for the CPU to fill block 1, block 1 is the next and fails.
+ */
+static void test_time_fault_hits_next_block(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_CRC, MMCHAL_SIM_AT_TIME, 0, 0, 0};
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sd(&d);
+	drv_setup_data(&d, 512, 3, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	/* 25 MHz, 4 bits: block 0 takes 41.7 us; the fault comes 10 us into it. */
+	f.t_ns = mmchal_sim_now(d.sim) + 10000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_BRE);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	st = drv_wait(&d, S_BRE, 100000000u);
+	assert_int_equal(st & (S_BRE | S_ERRORS), S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0400u, 0x0400u);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+
+	/* Write: block 0 sent, the controller waits for block 1 (buffer empty). */
+	drv_setup_data(&d, 512, 3, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_MULTI | 25, 0), 0);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	for (unsigned i = 0; i < 512; i += 4)
+		d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x01010101u);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	f.t_ns = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 1000u);
+	for (unsigned i = 0; i < 512; i += 4)
+		d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x02020202u);
+	st = drv_wait(&d, S_BWE, 100000000u);
+	assert_int_equal(st & (S_BWE | S_ERRORS), S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0800u, 0x0800u);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[0], 0x01);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[512], 0x00);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 2);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_random_schedule_draw_by_draw),
+		cmocka_unit_test(test_random_block_faults_draw_by_draw),
+		cmocka_unit_test(test_random_block_kinds_draw_by_draw),
+		cmocka_unit_test(test_clear_drops_armed_faults),
+		cmocka_unit_test(test_time_fault_hits_next_block),
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),

@@ -82,6 +82,46 @@ static void test_open_ended_read_with_stop(void **state)
 	drv_close(&d);
 }
 
+/*
+ * The write side of an open-ended transfer (SD_STOP without SEC, REF): the
+ * data port takes block after block until STP, then the controller sends
+ * CMD12 after the block in flight (docs/sim.md correction 14; the port
+ * refused every word before).
+ */
+static void test_open_ended_write_with_stop(void **state)
+{
+	struct mmchal_sim_counters c;
+	uint8_t *store;
+	struct drv d;
+
+	(void)state;
+	open_with(&d, MMCHAL_SIM_CARD_SD, fast_sd);
+	(void)drv_sd_init(&d);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(store, 0xee, 4 * 512);
+	mmchal_bus_wr16(&d.bus, R_SIZE, 512);
+	mmchal_bus_wr16(&d.bus, R_STOP, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_MULTI | 25, 0), 0);
+	for (unsigned b = 0; b < 3; b++) {
+		assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+		drv_ack(&d, S_BWE);
+		for (unsigned i = 0; i < 512; i += drv_port_width(&d))
+			drv_port_wr(&d, 0x0101010101010101ull * (b + 1u));
+		if (b == 2)
+			mmchal_bus_wr16(&d.bus, R_STOP, 1); /* stop after this block */
+	}
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.bad_accesses == 0);
+	for (unsigned i = 0; i < 4 * 512; i++)
+		assert_int_equal(store[i], i < 3 * 512 ? i / 512 + 1u : 0xeeu);
+	/* The automatic CMD12 came in rcv (6). */
+	assert_int_equal(mmchal_bus_rd32(&d.bus, R_RSP), (6u << 9) | (1u << 8));
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	drv_close(&d);
+}
+
 static void test_cmd23_counted_write(void **state)
 {
 	struct drv d;
@@ -249,7 +289,8 @@ static void test_idmac_reset_holds_channel(void **state)
 	drv_setup_data(&d, 512, 1, false);
 	dm_start(&d, true, p);
 	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
-	mmchal_sim_advance(d.sim, 1000000u);
+	/* Long enough for the block (1.4 ms at 390 kHz on 8 lines) to wait in the buffer. */
+	mmchal_sim_advance(d.sim, 100000000u);
 	assert_false(drv_status(&d) & S_ACCESS_END);
 	mmchal_sim_get_counters(d.sim, &c);
 	assert_int_equal(c.idmac_bytes, 0);
@@ -528,6 +569,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_ended_read_with_stop),
+		cmocka_unit_test(test_open_ended_write_with_stop),
 		cmocka_unit_test(test_cmd23_counted_write),
 		cmocka_unit_test(test_port_widths),
 		cmocka_unit_test(test_sd_write_timing_exact),

@@ -293,12 +293,119 @@ static void test_silent_states(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Function 1's CIS byte for byte (SDIO spec 16.7; the FUNCE field offsets as
+ * Linux sdio_cis.c reads them): CISTPL_FUNCID (0x21: SDIO card, 0x0c), then
+ * CISTPL_FUNCE (0x22, 42 bytes): TPLFE_TYPE 1, FUNCTION_INFO 1, every field 0
+ * but TPLFE_MAX_BLK_SIZE (data 12-13) = 512, the I/O OCR (data 14-17) =
+ * 0x00ff8000 and TPLFE_ENABLE_TIMEOUT_VAL (data 28-29) = 10 (100 ms); then
+ * CISTPL_END.
+ */
+static void test_cis1_exact(void **state)
+{
+	uint8_t want[50];
+	struct drv d;
+
+	(void)state;
+	memset(want, 0, sizeof(want));
+	want[0] = 0x21;
+	want[1] = 0x02;
+	want[2] = 0x0c;
+	want[4] = 0x22;
+	want[5] = 42;
+	want[6 + 0] = 0x01;
+	want[6 + 1] = 0x01;
+	want[6 + 13] = 0x02; /* 512, little-endian */
+	want[6 + 15] = 0x80; /* OCR 0x00ff8000, little-endian */
+	want[6 + 16] = 0xff;
+	want[6 + 28] = 10;
+	want[48] = 0xff;
+	open_sdio(&d);
+	sdio_up(&d);
+	for (uint32_t i = 0; i < sizeof(want); i++)
+		assert_int_equal(rd52(&d, 0, 0x1100u + i), want[i]);
+	drv_close(&d);
+}
+
+/*
+ * Function 1 block size (FBR1 0x110/0x111, little-endian; 0 reads as the
+ * default 512 here): a CMD53 block transfer moves blocks of exactly that size.
+ * A byte-mode CMD53 whose data block (SD_SIZE) is not its count fails with a
+ * negative CRC status and writes nothing, not even the bytes that fit.
+ * CMD7 to another RCA in stand-by is not an illegal command (the selecting
+ * R1 after it has no ILLEGAL_COMMAND, bit 22).
+ */
+static void test_fn1_block_size_and_lengths(void **state)
+{
+	static uint8_t out[2 * 512], in[2 * 512];
+	uint8_t *store;
+	struct drv d;
+
+	(void)state;
+	open_sdio(&d);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	sdio_up(&d);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < sizeof(out); i++)
+		out[i] = (uint8_t)(i * 3u + 1u);
+	/* FBR1 block size 0: blocks of 512. */
+	assert_int_equal(drv_pio_write(&d, C_R1 | C_MULTI | C_NOA12 | 53, CMD53(1, 1, 1, 1, 0, 2),
+				       512, 2, out),
+			 0);
+	assert_memory_equal(store, out, sizeof(out));
+	/* 0x0100 = 256 through the high byte. */
+	wr52(&d, 0, 0x110, 0x00);
+	wr52(&d, 0, 0x111, 0x01);
+	assert_int_equal(drv_pio_read(&d, C_R1 | C_MULTI | C_NOA12 | 53, CMD53(0, 1, 1, 1, 0, 4),
+				      256, 4, in),
+			 0);
+	assert_memory_equal(in, out, sizeof(in));
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+
+	/* A 16-byte write, then an 8-byte CMD53 sent as a 16-byte data block. */
+	memset(store + 0x200, 0xee, 64);
+	memset(out, 0xaa, 16);
+	assert_int_equal(drv_pio_write(&d, C_R1 | 53, CMD53(1, 1, 0, 1, 0x300, 16), 16, 1, out), 0);
+	memset(out, 0x55, 16);
+	assert_int_equal(drv_pio_write(&d, C_R1 | 53, CMD53(1, 1, 0, 1, 0x200, 8), 16, 1, out),
+			 S_CRC);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1) & 0x0800u, 0x0800u);
+	for (unsigned i = 0; i < 64; i++)
+		assert_int_equal(store[0x200 + i], 0xee);
+	/* The same with the right size: exactly 8 bytes written. */
+	drv_ack(&d, 0xffffffffu);
+	/* The card waits in the data state: RES resets it (docs/sim.md section 5). */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	sdio_up(&d);
+	assert_int_equal(drv_pio_write(&d, C_R1 | 53, CMD53(1, 1, 0, 1, 0x200, 8), 8, 1, out), 0);
+	for (unsigned i = 0; i < 64; i++)
+		assert_int_equal(store[0x200 + i], i < 8 ? 0x55 : 0xee);
+
+	/* A read whose data block (SD_SIZE 16) is not its count (8): end-bit error. */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 53, CMD53(0, 1, 0, 1, 0x200, 8), 16, 1, in),
+			 S_END);
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), MMCHAL_ETIMEDOUT);
+	sdio_up(&d);
+
+	/* CMD7 to another RCA in stand-by: silent and legal. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 7, 0), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 2u << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), 0);
+	assert_int_equal(d.rsp[0], (3u << 9) | (1u << 8));
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cccr_writable_bits), cmocka_unit_test(test_cis_pointers),
-		cmocka_unit_test(test_abort_reset),        cmocka_unit_test(test_r5_errors),
+		cmocka_unit_test(test_cccr_writable_bits),
+		cmocka_unit_test(test_cis_pointers),
+		cmocka_unit_test(test_abort_reset),
+		cmocka_unit_test(test_r5_errors),
 		cmocka_unit_test(test_silent_states),
+		cmocka_unit_test(test_cis1_exact),
+		cmocka_unit_test(test_fn1_block_size_and_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

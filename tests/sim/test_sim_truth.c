@@ -673,8 +673,23 @@ static void test_sd_uhs_needs_voltage_switch(void **state)
 	assert_int_equal(t, MMCHAL_TIMING_UHS_SDR50);
 	assert_int_equal(sd_switch(&d, 3, &t), 3u);
 	assert_int_equal(t, MMCHAL_TIMING_UHS_SDR104);
+	/* A check with every group "no change" reports the current function, 3. */
+	{
+		uint8_t sw[64];
+
+		assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x00ffffffu, 64, 1, sw), 0);
+		assert_int_equal(sw[16], 0x03);
+	}
 	assert_int_equal(sd_switch(&d, 4, &t), 4u); /* last: DDR data needs IF_MODE */
 	assert_int_equal(t, MMCHAL_TIMING_UHS_DDR50);
+	/* In DDR now (IF_MODE bit 0): the current function reads 4. */
+	{
+		uint8_t sw[64];
+
+		mmchal_bus_wr16(&d.bus, R_IFMODE, 1);
+		assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x00ffffffu, 64, 1, sw), 0);
+		assert_int_equal(sw[16], 0x04);
+	}
 	drv_close(&d);
 
 	/* A card without UHS never grants S18A. */

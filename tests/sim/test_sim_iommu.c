@@ -1,0 +1,280 @@
+/*
+ * Simulator tests of the IOMMU (docs/sim.md section 6): the configuration
+ * taken as given, the checks of map and unmap at their edges, a flush that
+ * invalidates exactly its pages, the FIFO TLB evicting its oldest entry, and
+ * the statistics counted exactly.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "drv.h"
+
+#define RAM_BASE 0x40000000u
+#define PG       4096u
+#define RD       MMCHAL_IOMMU_READ
+#define WR       MMCHAL_IOMMU_WRITE
+
+/* The configuration as given; caps report it; a second attach is refused. */
+static void test_attach_config(void **state)
+{
+	struct mmchal_sim_iommu_config cfg = {0x100000u, 0x1fffffu, 4, true};
+	struct mmchal_iommu_caps caps;
+	struct mmchal_sim *sim;
+	struct mmchal_iommu io;
+
+	(void)state;
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_iommu_attach(NULL, &cfg), MMCHAL_EINVAL);
+	/* Bad apertures: end not after start, start or end + 1 not page aligned. */
+	cfg.aperture_end = 0x100000u;
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_end = 0xfffffu;
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_start = 0x100800u;
+	cfg.aperture_end = 0x1fffffu;
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), MMCHAL_EINVAL);
+	cfg.aperture_start = 0x100000u;
+	cfg.aperture_end = 0x1ffffeu;
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_iommu(sim, &io), MMCHAL_ENOENT);
+	cfg.aperture_end = 0x1fffffu;
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), 0);
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), MMCHAL_EBUSY);
+	assert_int_equal(mmchal_sim_iommu(sim, &io), 0);
+	memset(&caps, 0x5a, sizeof(caps));
+	assert_int_equal(io.ops->get_caps(io.ctx, &caps), 0);
+	assert_true(caps.present);
+	assert_int_equal(caps.page_size, PG);
+	assert_true(caps.merge_boundary == 0);
+	assert_true(caps.max_map_size == 0);
+	assert_true(caps.aperture_start == 0x100000u);
+	assert_true(caps.aperture_end == 0x1fffffu);
+	assert_int_equal(io.ops->get_caps(io.ctx, NULL), MMCHAL_EINVAL);
+	mmchal_sim_destroy(sim);
+
+	/* Defaults: 0x1000 .. 0xffffffff, merge boundary 4095. */
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_iommu_attach(sim, NULL), 0);
+	assert_int_equal(mmchal_sim_iommu(sim, &io), 0);
+	assert_int_equal(io.ops->get_caps(io.ctx, &caps), 0);
+	assert_true(caps.merge_boundary == PG - 1u);
+	assert_true(caps.aperture_start == 0x1000u);
+	assert_true(caps.aperture_end == 0xffffffffu);
+	mmchal_sim_destroy(sim);
+}
+
+/* map/unmap checks at their edges; nothing changes on an error. */
+static void test_map_unmap_edges(void **state)
+{
+	struct mmchal_sim_iommu_config cfg = {0x100000u, 0x1fffffu, 4, false};
+	struct mmchal_sim_iommu_stats st;
+	struct mmchal_sim *sim;
+	struct mmchal_iommu io;
+
+	(void)state;
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_iommu_attach(sim, &cfg), 0);
+	assert_int_equal(mmchal_sim_iommu(sim, &io), 0);
+	/* The aperture's first and last pages; one page outside on either side. */
+	assert_int_equal(io.ops->map(io.ctx, 0x100000u, RAM_BASE, PG, RD), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x1ff000u, RAM_BASE, PG, WR), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0xff000u, RAM_BASE, PG, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x200000u, RAM_BASE, PG, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x1ff000u, RAM_BASE, 2 * PG, RD), MMCHAL_EINVAL);
+	/* Alignment, size, permission, wrap-around. */
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, RAM_BASE, 0, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101800u, RAM_BASE, PG, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, RAM_BASE, PG + 1u, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, RAM_BASE + 8u, PG, RD), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, RAM_BASE, PG, 0), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, RAM_BASE, PG, RD | 4u), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->map(io.ctx, 0x101000u, UINT64_MAX - PG + 1u, PG, RD),
+			 MMCHAL_EINVAL);
+	/* A range that overlaps one mapped page is refused whole. */
+	assert_int_equal(io.ops->map(io.ctx, 0x1fd000u, RAM_BASE, 3 * PG, RD), MMCHAL_EALREADY);
+	assert_int_equal(mmchal_sim_iommu_stats(sim, &st), 0);
+	assert_true(st.maps == 2);
+	assert_true(st.mapped_pages == 2);
+	/* unmap: every page must be mapped, else nothing is removed. */
+	assert_int_equal(io.ops->unmap(io.ctx, 0x1fe000u, 2 * PG), MMCHAL_ENOENT);
+	assert_int_equal(io.ops->unmap(io.ctx, 0x1ff000u, 0), MMCHAL_EINVAL);
+	assert_int_equal(io.ops->unmap(io.ctx, 0x200000u, PG), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_iommu_stats(sim, &st), 0);
+	assert_true(st.unmaps == 0);
+	assert_true(st.mapped_pages == 2);
+	assert_int_equal(io.ops->unmap(io.ctx, 0x1ff000u, PG), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x1fe000u, RAM_BASE, 2 * PG, RD | WR), 0);
+	assert_int_equal(mmchal_sim_iommu_stats(sim, &st), 0);
+	assert_true(st.maps == 3);
+	assert_true(st.unmaps == 1);
+	assert_true(st.mapped_pages == 3);
+	assert_int_equal(mmchal_sim_iommu_stats(sim, NULL), MMCHAL_EINVAL);
+	mmchal_sim_destroy(sim);
+	assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+	assert_int_equal(mmchal_sim_iommu_stats(sim, &st), MMCHAL_ENOENT);
+	mmchal_sim_destroy(sim);
+}
+
+/* eMMC in 8-bit HS200 at 200 MHz, DMAC on, RAM at RAM_BASE. */
+static void open_emmc(struct drv *d)
+{
+	struct mmchal_sim_card_config cc;
+
+	assert_int_equal(drv_open(d, NULL), 0);
+	assert_int_equal(mmchal_sim_mem_add(d->sim, RAM_BASE, 1u << 20, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = 0;
+	cc.read_rate = 0;
+	cc.write_rate = 0;
+	assert_int_equal(mmchal_sim_card_insert(d->sim, &cc), 0);
+	assert_int_equal(drv_mmc_init(d), 0);
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u);    /* 25 MHz */
+	mmchal_bus_wr16(&d->bus, R_OPTION, 0x80aeu); /* 1-bit */
+	mmchal_bus_wr16(&d->bus, R_EXTMODE, 0x1012u);
+	for (unsigned i = 0; i < 64 * 512; i++)
+		mmchal_sim_card_store(d->sim, NULL)[i] = (uint8_t)(i / 512u + 1u);
+}
+
+/* Read one block at @lba to @iova through the DMAC; true when it completed. */
+static bool dm_read(struct drv *d, uint32_t lba, uint64_t iova)
+{
+	uint32_t st;
+
+	/* A soft reset drops a block an earlier failed transfer left in the buffer. */
+	mmchal_bus_wr16(&d->bus, R_SOFTRST, 0);
+	mmchal_bus_wr16(&d->bus, R_SOFTRST, 1);
+	mmchal_bus_wr32(&d->bus, R_MASK1, 0);
+	mmchal_bus_wr16(&d->bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d->bus, R_OPTION, 0x80aeu);
+	mmchal_bus_wr16(&d->bus, R_EXTMODE, 0x1012u);
+	drv_ack(d, 0xffffffffu);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO1, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d->bus, DM_MODE, (1u << 16) | 0x31u);
+	d->bus.ops->write64(d->bus.ctx, DM_ADDR, iova);
+	mmchal_bus_raw_wr32(&d->bus, DM_CTRL, 1);
+	drv_setup_data(d, 512, 1, false);
+	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | 17, lba), 0);
+	st = drv_wait(d, S_ACCESS_END, 100000000u);
+	/* After a DMA error the block stays in the buffer; the card is back in tran. */
+	return (st & S_ACCESS_END) != 0;
+}
+
+/*
+ * TLB (docs/sim.md section 6): a FIFO of tlb_entries translations; a flush
+ * invalidates the cached pages of its range and no others (size 0: the one
+ * page); an evicted entry is walked again, so an unmapped page then faults
+ * instead of hitting stale. Statistics count every translation and hit.
+ */
+static void test_tlb_fifo_and_flush_range(void **state)
+{
+	struct mmchal_sim_iommu_config cfg = {0, 0, 2, false};
+	struct mmchal_sim_iommu_stats st;
+	struct mmchal_iommu io;
+	uint8_t *mem;
+	struct drv d;
+
+	(void)state;
+	open_emmc(&d);
+	mem = mmchal_sim_phys_to_host(d.sim, RAM_BASE, 1u << 20);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, &cfg), 0);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(io.ops->map(io.ctx, 0x10000u + i * PG, RAM_BASE + i * PG, PG, WR),
+				 0);
+	/* Pages 0 and 1 cached. */
+	assert_true(dm_read(&d, 0, 0x10000u));
+	assert_true(dm_read(&d, 1, 0x11000u));
+	assert_int_equal(mem[0], 1);
+	assert_int_equal(mem[PG], 2);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.translations == 2 && st.tlb_hits == 0);
+	/* Unmap both; flush page 1 only (size 0 = its page): page 0 hits stale, page 1 faults. */
+	assert_int_equal(io.ops->unmap(io.ctx, 0x10000u, 2 * PG), 0);
+	assert_int_equal(io.ops->flush(io.ctx, 0x11000u, 0), 0);
+	assert_true(dm_read(&d, 2, 0x10000u));
+	assert_int_equal(mem[0], 3);
+	assert_false(dm_read(&d, 3, 0x11000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.stale_hits == 1);
+	assert_true(st.tlb_hits == 1);
+	assert_true(st.faults == 1);
+	assert_int_equal(st.last_fault, MMCHAL_SIM_IOMMU_FAULT_UNMAPPED);
+	assert_true(st.last_fault_iova == 0x11000u);
+	assert_true(st.last_fault_write);
+	/* Pages 2 and 3 fill the two-entry TLB and evict page 0's stale entry. */
+	assert_true(dm_read(&d, 4, 0x12000u));
+	assert_true(dm_read(&d, 5, 0x13000u));
+	assert_false(dm_read(&d, 6, 0x10000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.faults == 2);
+	assert_true(st.stale_hits == 1);
+	/* A flush of a range that ends before page 3 keeps it; one covering it drops it. */
+	assert_int_equal(io.ops->unmap(io.ctx, 0x13000u, PG), 0);
+	assert_int_equal(io.ops->flush(io.ctx, 0x12000u, PG), 0);
+	assert_true(dm_read(&d, 7, 0x13000u)); /* stale */
+	assert_int_equal(io.ops->flush(io.ctx, 0x12000u, 2 * PG), 0);
+	assert_false(dm_read(&d, 8, 0x13000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.stale_hits == 2);
+	assert_true(st.flushes == 3);
+	assert_true(st.faults == 3);
+	drv_close(&d);
+}
+
+/*
+ * A fault never reaches memory: an unmapped IOVA that is also a RAM address
+ * leaves that RAM alone. An injected fault (docs/sim.md section 9) hits one
+ * translation only: the next transfer goes through.
+ */
+static void test_fault_is_not_an_access(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_IOMMU, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	struct mmchal_sim_iommu_stats st;
+	struct mmchal_iommu io;
+	uint8_t *mem;
+	struct drv d;
+
+	(void)state;
+	open_emmc(&d);
+	mem = mmchal_sim_phys_to_host(d.sim, RAM_BASE, 1u << 20);
+	memset(mem, 0xee, 8192);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, NULL), 0);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	assert_false(dm_read(&d, 0, RAM_BASE));
+	assert_int_equal(mem[0], 0xee);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_int_equal(st.last_fault, MMCHAL_SIM_IOMMU_FAULT_UNMAPPED);
+	assert_true(st.last_fault_iova == RAM_BASE);
+	/* Injected: one fault, then the same mapping works. */
+	assert_int_equal(io.ops->map(io.ctx, 0x20000u, RAM_BASE + PG, PG, WR), 0);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_false(dm_read(&d, 1, 0x20000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_int_equal(st.last_fault, MMCHAL_SIM_IOMMU_FAULT_INJECTED);
+	assert_true(st.faults == 2);
+	assert_int_equal(mem[PG], 0xee);
+	assert_true(dm_read(&d, 1, 0x20000u));
+	assert_int_equal(mem[PG], 2);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.faults == 2);
+	drv_close(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attach_config),
+		cmocka_unit_test(test_map_unmap_edges),
+		cmocka_unit_test(test_tlb_fifo_and_flush_range),
+		cmocka_unit_test(test_fault_is_not_an_access),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
