@@ -57,9 +57,19 @@ static int init_null_host(void)
 	return mmchal_host_init(NULL, o.cfg);
 }
 
-static int init_null_cfg(void)
+/* The host storage holds a pattern, so that clearing it shows: a missing
+ * table is refused before the host is touched. */
+static struct host_objs host_cfg_marked(void)
 {
 	struct host_objs o = host_cfg();
+
+	memset(o.host, 0xa5, sizeof(*o.host));
+	return o;
+}
+
+static int init_null_cfg(void)
+{
+	struct host_objs o = host_cfg_marked();
 
 	bi_arm();
 	return mmchal_host_init(o.host, NULL);
@@ -67,7 +77,7 @@ static int init_null_cfg(void)
 
 static int init_no_backend(void)
 {
-	struct host_objs o = host_cfg();
+	struct host_objs o = host_cfg_marked();
 
 	o.cfg->backend = NULL;
 	bi_arm();
@@ -76,7 +86,7 @@ static int init_no_backend(void)
 
 static int init_no_port(void)
 {
-	struct host_objs o = host_cfg();
+	struct host_objs o = host_cfg_marked();
 
 	o.cfg->port = NULL;
 	bi_arm();
