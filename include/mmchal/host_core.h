@@ -77,11 +77,14 @@ extern "C" {
 struct mmchal_host_cfg {
 	const struct mmchal_backend *backend; /**< the controller driver; required (copied) */
 	const struct mmchal_port *port;       /**< OS facilities; required (copied) */
-	struct mmchal_iommu_domain *iommu;    /**< IOMMU domain in front of the DMA master;
-						   NULL = none */
-	struct mmchal_bounce *bounce;         /**< bounce pool; NULL = none */
-	struct mmchal_policy_cfg policy;      /**< completion policy tuning and override */
-	uint32_t cmd_timeout_ms;              /**< command timeout, ms; 0 = 1000 */
+	/** IOMMU domain in front of the DMA master; NULL = none. The host's own
+	    while it is live: it maps and unmaps without the host lock (one request
+	    at a time), so no other host or code may use the domain meanwhile. */
+	struct mmchal_iommu_domain *iommu;
+	/** bounce pool; NULL = none. The host's own while it is live, as @c iommu */
+	struct mmchal_bounce *bounce;
+	struct mmchal_policy_cfg policy; /**< completion policy tuning and override */
+	uint32_t cmd_timeout_ms;         /**< command timeout, ms; 0 = 1000 */
 	uint32_t data_timeout_ms; /**< data phase timeout when the data has no timeout_ns, ms;
 				       0 = 10 000 */
 	uint32_t busy_timeout_ms; /**< R1b busy timeout when the command has none, ms;
@@ -126,8 +129,10 @@ struct mmchal_host_stats {
 	uint64_t spurious;     /**< events with no request in flight */
 	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed) */
 	uint64_t card_changes; /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
-	/** IOMMU pages mapped now in the host's domain (its own count: a domain
-	 *  shared by several hosts counts the mappings of all) */
+	/** IOMMU pages mapped now in the host's domain, as the domain counts them.
+	 *  Read by mmchal_host_stats() when no request is being mapped or released;
+	 *  a call that finds one (the owner works on the domain without the lock)
+	 *  returns the four usage figures of the last call that could read them. */
 	uint32_t iova_pages;
 	uint32_t iova_pages_peak;   /**< most IOMMU pages the domain had mapped at once */
 	uint32_t bounce_slots;      /**< slots in use now in the host's bounce pool */
@@ -343,7 +348,9 @@ const struct mmchal_limits *mmchal_host_limits(const struct mmchal_host *host);
  * @param[out] st    counters
  * @retval 0              success
  * @retval MMCHAL_EINVAL  NULL argument or host not live
- * @note Takes the host lock.
+ * @note Any context; takes the host lock. The IOVA and bounce usage figures
+ *       are read from the domain and the pool only when no other context is
+ *       mapping or releasing a request (see ::mmchal_host_stats::iova_pages).
  */
 int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st);
 

@@ -127,15 +127,12 @@ const struct mmchal_limits *mmchal_host_limits(const struct mmchal_host *host)
 	return host_live_(host) ? &host->limits : NULL;
 }
 
-int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
+/* Under the lock, no mapping or release in progress: the domain's and the
+ * pool's figures into the host's counters. */
+static void read_usage(struct mmchal_host *host)
 {
-	mmchal_irqflags_t f;
+	struct mmchal_host_stats *st = &host->st;
 
-	if (!host_live_(host) || !st)
-		return MMCHAL_EINVAL;
-	f = host_lock_(host);
-	*st = host->st;
-	/* the domain and the pool count for themselves (they may be shared) */
 	if (MMCHAL_WITH_IOMMU && host->dom) {
 		struct mmchal_iommu_domain_stats ds;
 
@@ -146,6 +143,21 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 	}
 	st->bounce_slots = mmchal_bounce_in_use(host->bounce);
 	st->bounce_slots_peak = mmchal_bounce_peak(host->bounce);
+}
+
+int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
+{
+	mmchal_irqflags_t f;
+
+	if (!host_live_(host) || !st)
+		return MMCHAL_EINVAL;
+	f = host_lock_(host);
+	/* The domain and the pool count for themselves. While a request is being
+	 * mapped (PREP) or released (DONE), its owner works on them without the
+	 * lock: reading them then would race, so the figures last read stand. */
+	if (host->state != HS_PREP && host->state != HS_DONE)
+		read_usage(host);
+	*st = host->st;
 	host_unlock_(host, f);
 	return 0;
 }

@@ -3,7 +3,9 @@
  * by the tsan preset): per round, an interrupt, an expired timeout and an
  * abort hit one request at once; exactly one completion must come out, with
  * the error of whichever won, and the host must take the next request.
- * MMCHAL_RACE_ROUNDS overrides the 100 000 rounds.
+ * MMCHAL_RACE_ROUNDS overrides the 100 000 rounds. Then the counters: a
+ * thread reads them while requests are mapped, completed and released
+ * through an IOMMU domain or a bounce pool in another.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mmchal/bounce.h>
 #include <mmchal/host_core.h>
+#include <mmchal/iommu.h>
+
+#include "core/host_fixture.h"
 
 /* ------------------------------------------------------------ port */
 
@@ -279,12 +285,188 @@ static void test_race_deferred(void **state)
 	run_race(MMCHAL_POLICY_DEFERRED);
 }
 
+/* ------------------------------------------------------------ counters */
+
+#define SR_POOL (16u * 2048u)
+
+struct stats_racer {
+	struct tport tp;
+	struct tb tb;
+	struct fiommu fi;
+	struct mmchal_iommu iommu;
+	struct mmchal_iommu_domain dom;
+	struct mmchal_bounce bounce;
+	struct mmchal_backend bed;
+	struct mmchal_port port;
+	struct mmchal_host host;
+	atomic_bool quit;
+	atomic_ulong reads;
+	atomic_int bad; /* a read that broke a rule */
+	uint32_t pages_max, slots_max;
+};
+
+static struct stats_racer S;
+static _Alignas(4096) unsigned char sr_buf[2 * 4096];
+static _Alignas(4096) unsigned char sr_pool[SR_POOL];
+static uint32_t sr_meta[MMCHAL_BOUNCE_META_BYTES(16) / sizeof(uint32_t)];
+static _Alignas(16) unsigned char sr_nodes[MMCHAL_IOVA_POOL_BYTES(16)];
+
+static void *stats_thread(void *arg)
+{
+	struct mmchal_host_stats st;
+
+	(void)arg;
+	while (!atomic_load(&S.quit)) {
+		if (mmchal_host_stats(&S.host, &st) != 0 || st.iova_pages > st.iova_pages_peak ||
+		    st.iova_pages_peak > S.pages_max || st.bounce_slots > st.bounce_slots_peak ||
+		    st.bounce_slots_peak > S.slots_max)
+			atomic_fetch_add(&S.bad, 1);
+		atomic_fetch_add(&S.reads, 1);
+	}
+	return NULL;
+}
+
+static void sr_done(struct mmchal_request *r)
+{
+	(void)r;
+}
+
+/*
+ * One thread submits reads of 4 KiB (mapped through the domain, or bounced
+ * from a buffer that is not page aligned) and completes each by calling the
+ * interrupt entry; another reads the counters all the while. Under
+ * ThreadSanitizer a read of the domain's or the pool's figures while the
+ * submitter maps or releases is a reported race.
+ */
+static void run_stats_race(enum mmchal_completion_policy pol, bool bounce)
+{
+	struct mmchal_host_cfg cfg;
+	struct mmchal_host_stats st;
+	struct mmchal_cmd cmd;
+	struct mmchal_data data;
+	struct mmchal_sg sg[2];
+	struct mmchal_request req;
+	pthread_t th;
+	unsigned long rounds = 20000;
+	const char *env = getenv("MMCHAL_RACE_ROUNDS");
+
+	if (env)
+		rounds = strtoul(env, NULL, 10) / 5u + 1u;
+	memset(&S, 0, sizeof(S));
+	pthread_mutex_init(&S.tp.mu, NULL);
+	tb_init(&S.tb);
+	tb_set_dma(&S.tb, MMCHAL_DMA_INTERNAL, 1, true);
+	S.bed.ops = &tb_ops;
+	S.bed.ctx = &S.tb;
+	S.port.ops = &tport_ops;
+	S.port.ctx = &S.tp;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.backend = &S.bed;
+	cfg.port = &S.port;
+	cfg.policy.override = pol;
+	if (bounce) {
+		struct mmchal_bounce_cfg bc = {.mem = sr_pool,
+					       .dma = (uintptr_t)sr_pool,
+					       .size = sizeof(sr_pool),
+					       .slots_per_map = 4,
+					       .meta = sr_meta,
+					       .meta_size = sizeof(sr_meta)};
+
+		for (int d = 0; d < MMCHAL_DIR_COUNT; d++)
+			S.tb.dma.dir[d].addr_align = 4096;
+		assert_int_equal(mmchal_bounce_init(&S.bounce, &bc), 0);
+		cfg.bounce = &S.bounce;
+		S.slots_max = 2; /* 4 KiB in 2 KiB slots */
+	} else {
+		struct mmchal_iommu_domain_cfg dc = {.iommu = &S.iommu,
+						     .node_mem = sr_nodes,
+						     .node_mem_size = sizeof(sr_nodes),
+						     .addr_bits = 32};
+
+		S.iommu.ops = &fiommu_ops;
+		S.iommu.ctx = &S.fi;
+		assert_int_equal(mmchal_iommu_domain_init(&S.dom, &dc), 0);
+		cfg.iommu = &S.dom;
+		S.tb.host.merge_capable = true;
+		S.pages_max = 2; /* the two pages the pieces lie in */
+	}
+	assert_int_equal(mmchal_host_init(&S.host, &cfg), 0);
+	assert_int_equal(mmchal_host_core_ops.init_card(&S.host, MMCHAL_CARD_MMC), 0);
+	assert_int_equal(mmchal_host_limits(&S.host)->policy, pol);
+	assert_int_equal(pthread_create(&th, NULL, stats_thread, NULL), 0);
+	for (unsigned long i = 0; i < rounds; i++) {
+		cmd = (struct mmchal_cmd){.opcode = 17, .flags = MMCHAL_RSP_R1};
+		if (bounce) {
+			sg[0] = (struct mmchal_sg){.cpu = sr_buf + 512,
+						   .phys = (uintptr_t)(sr_buf + 512),
+						   .len = 4096};
+		} else {
+			/* two pieces that meet at a page boundary: one device segment */
+			sg[0] = (struct mmchal_sg){.cpu = sr_buf + 2048,
+						   .phys = (uintptr_t)(sr_buf + 2048),
+						   .len = 2048};
+			sg[1] = (struct mmchal_sg){.cpu = sr_buf + 4096,
+						   .phys = (uintptr_t)(sr_buf + 4096),
+						   .len = 2048};
+		}
+		data = (struct mmchal_data){.dir = MMCHAL_DIR_FROM_CARD,
+					    .blksz = 512,
+					    .blocks = 8,
+					    .sg = sg,
+					    .sg_len = bounce ? 1 : 2};
+		req = (struct mmchal_request){.cmd = &cmd, .data = &data, .done = sr_done};
+		assert_int_equal(mmchal_host_request(&S.host, &req), 0);
+		assert_int_equal(mmchal_host_irq(&S.host), 1);
+		if (cmd.error != 0 || data.error != 0 || data.bytes_xfered != 4096)
+			fail_msg("round %lu: %d %d %u", i, cmd.error, data.error,
+				 (unsigned)data.bytes_xfered);
+	}
+	atomic_store(&S.quit, true);
+	pthread_join(th, NULL);
+	assert_int_equal(atomic_load(&S.bad), 0);
+	assert_true(atomic_load(&S.reads) > 0);
+	/* quiet now: the figures are read, and nothing is left mapped */
+	assert_int_equal(mmchal_host_stats(&S.host, &st), 0);
+	assert_int_equal(st.completed, rounds);
+	assert_int_equal(st.plan[bounce ? MMCHAL_PLAN_BOUNCED : MMCHAL_PLAN_IOMMU_MERGED], rounds);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.iova_pages_peak, S.pages_max);
+	assert_int_equal(st.bounce_slots, 0);
+	assert_int_equal(st.bounce_slots_peak, S.slots_max);
+	print_message("%s, %s: %lu requests, %lu counter reads\n",
+		      mmchal_completion_policy_name(pol), bounce ? "bounce pool" : "IOMMU domain",
+		      rounds, atomic_load(&S.reads));
+	mmchal_host_deinit(&S.host);
+	pthread_mutex_destroy(&S.tp.mu);
+}
+
+static void test_stats_race_iommu_split(void **state)
+{
+	(void)state;
+	run_stats_race(MMCHAL_POLICY_IRQ_SPLIT, false);
+}
+
+static void test_stats_race_iommu_deferred(void **state)
+{
+	(void)state;
+	run_stats_race(MMCHAL_POLICY_DEFERRED, false);
+}
+
+static void test_stats_race_bounce_split(void **state)
+{
+	(void)state;
+	run_stats_race(MMCHAL_POLICY_IRQ_SPLIT, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_race_irq_split),
 		cmocka_unit_test(test_race_irq_locked),
 		cmocka_unit_test(test_race_deferred),
+		cmocka_unit_test(test_stats_race_iommu_split),
+		cmocka_unit_test(test_stats_race_iommu_deferred),
+		cmocka_unit_test(test_stats_race_bounce_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
