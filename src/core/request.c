@@ -404,6 +404,12 @@ void mmchal_host_plan_env_(struct mmchal_host *h)
 							      : 0;
 	env->cache_line = h->noncoherent ? h->port.cache_line : 0;
 	env->seg_table = h->segs_len;
+	if (!MMCHAL_FAST_PATH) {
+		/* no constants: pfast stays zero from init (mode 0), which sends
+		 * every request to the exact code */
+		h->lean_sum = false;
+		return;
+	}
 	h->lean_sum = h->limits.seg_boundary == 0 && h->limits.virt_boundary == 0 &&
 		      env->cache_line == 0;
 	for (int dir = 0; dir < MMCHAL_DIR_COUNT; dir++) {
@@ -559,6 +565,10 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 	uint64_t total = (uint64_t)d->blksz * d->blocks;
 
 	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
+	if (!MMCHAL_FAST_PATH) {
+		h->flags |= HF_FULL_PLAN;
+		return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
+	}
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
 	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
@@ -697,9 +707,10 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	 * them for unmerged segments (one per entry, as long as the entry); a
 	 * merged one is as long as the transfer. */
 	f = &h->pfast[d->dir];
-	*ok = (f->dev_any && (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
-				     : h->nsegs <= f->dev_segs)) ||
-	      mapped_ok(f, h->segs, h->nsegs) || full_map_check(h, d, merged);
+	*ok = (MMCHAL_FAST_PATH && f->dev_any &&
+	       (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
+		       : h->nsegs <= f->dev_segs)) ||
+	      (MMCHAL_FAST_PATH && mapped_ok(f, h->segs, h->nsegs)) || full_map_check(h, d, merged);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);
 	return 0;
@@ -1132,8 +1143,8 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	host_unlock_(h, f);
 
 	/* 2. Validate everything before any mapping or register access. */
-	if (!(h->lean_sum ? quick_ok_as(req, &h->limits, &sum, true)
-			  : quick_ok_as(req, &h->limits, &sum, false)) &&
+	if (!(MMCHAL_FAST_PATH && (h->lean_sum ? quick_ok_as(req, &h->limits, &sum, true)
+					       : quick_ok_as(req, &h->limits, &sum, false))) &&
 	    !exact_ok(h, req, &sum))
 		goto invalid;
 	if (req->sbc)

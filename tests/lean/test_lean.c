@@ -4,9 +4,10 @@
  * DMAC, host core, card layer), while writes and erases are refused with no
  * bus traffic and SD or SDIO cards are not identified; with the IOMMU layer
  * or the bounce pool left out their functions refuse and a host that names
- * one is refused at init. Each group runs only when the build has that
- * option, and the build must have at least one of them (the test list of a
- * lean build is this file alone).
+ * one is refused at init; without the fast path every request takes the full
+ * check and the planner, with the same decisions. Each group runs only when
+ * the build has that option, and the build must have at least one of them
+ * (the test list of a lean build is this file alone).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +26,7 @@
 #define SECTORS  (CAPACITY / 512u)
 #define NPAGES   8u
 
-_Static_assert(MMCHAL_EMMC_RO || !MMCHAL_WITH_IOMMU || !MMCHAL_WITH_BOUNCE,
+_Static_assert(MMCHAL_EMMC_RO || !MMCHAL_WITH_IOMMU || !MMCHAL_WITH_BOUNCE || !MMCHAL_FAST_PATH,
 	       "tests/lean is built only for a lean library");
 
 static struct board B;
@@ -303,6 +304,51 @@ static void test_bounce_left_out(void **state)
 }
 #endif
 
+#if !MMCHAL_FAST_PATH
+/* Without the host's precomputed answers every request is checked in full
+   and planned by the planner, which decides as the fast path would: an
+   aligned list goes DIRECT, a misaligned buffer (no pool) PIO. */
+static void test_no_fast_path(void **state)
+{
+	struct mmchal_host_stats a, b;
+	uint8_t *st;
+
+	(void)state;
+	open_card(MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(mmchal_card_init(&B.card), 0);
+	st = store();
+	for (uint32_t i = 0; i < NPAGES * 4096u + 512u; i++)
+		st[512u * 100u + i] = (uint8_t)(i * 13u + 1u);
+	assert_int_equal(mmchal_host_stats(&B.host, &a), 0);
+	assert_int_equal(mmchal_card_read(&B.card, 100, NPAGES * 8u, pages, NPAGES), 0);
+	for (uint32_t p = 0; p < NPAGES; p++)
+		assert_memory_equal(st + 512u * 100u + p * 4096u, pages[p].cpu, 4096);
+	{
+		/* one block into the first page, one byte in */
+		uint8_t *odd = pages[0].cpu;
+		struct mmchal_sg one = {.cpu = odd + 1, .phys = pages[0].phys + 1, .len = 512};
+
+		memset(odd, 0x5a, 4096);
+		assert_int_equal(mmchal_card_read(&B.card, 100, 1, &one, 1), 0);
+		assert_memory_equal(odd + 1, st + 512u * 100u, 512);
+		assert_int_equal(odd[0], 0x5a);
+		assert_int_equal(odd[513], 0x5a);
+	}
+	assert_int_equal(mmchal_host_stats(&B.host, &b), 0);
+	/* the internal DMAC chains one segment: a request per page */
+	assert_int_equal(b.plan[MMCHAL_PLAN_DIRECT] - a.plan[MMCHAL_PLAN_DIRECT], NPAGES);
+	assert_int_equal(b.plan[MMCHAL_PLAN_PIO] - a.plan[MMCHAL_PLAN_PIO], 1);
+	assert_int_equal(b.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_ALIGN] -
+				 a.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_ALIGN],
+			 1);
+	/* every request was checked in full, every data phase planned */
+	assert_int_equal(b.full_checks - a.full_checks, b.requests - a.requests);
+	assert_int_equal(b.full_plans - a.full_plans, NPAGES + 1u);
+	assert_int_equal(b.bytes - a.bytes, NPAGES * 4096u + 512u);
+	board_close(&B);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +362,9 @@ int main(void)
 #endif
 #if !MMCHAL_WITH_BOUNCE
 		cmocka_unit_test(test_bounce_left_out),
+#endif
+#if !MMCHAL_FAST_PATH
+		cmocka_unit_test(test_no_fast_path),
 #endif
 	};
 
