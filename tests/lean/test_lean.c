@@ -347,6 +347,51 @@ static void test_no_fast_path(void **state)
 	assert_int_equal(b.bytes - a.bytes, NPAGES * 4096u + 512u);
 	board_close(&B);
 }
+
+/* mmchal_request_check() runs its exact checks alone: the same answers. */
+static void test_no_fast_path_check(void **state)
+{
+	static const struct mmchal_limits lim = {.max_segs = 4,
+						 .max_seg_size = 65536,
+						 .max_blk_size = 512,
+						 .max_blk_count = 65535,
+						 .max_req_size = 1u << 20};
+	struct mmchal_sg sg[2] = {{.phys = 0x10000, .len = 4096}, {.phys = 0x30000, .len = 512}};
+	struct mmchal_cmd sbc = {.opcode = 23, .arg = 9, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd cmd = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 9, .sg = sg, .sg_len = 2};
+	struct mmchal_request r = {.sbc = &sbc, .cmd = &cmd, .data = &d};
+	struct mmchal_req_check_info why;
+
+	(void)state;
+	memset(&why, 0xa5, sizeof(why));
+	assert_int_equal(mmchal_request_check(&r, &lim, &why), 0);
+	assert_int_equal(why.why, MMCHAL_REQ_OK);
+	assert_int_equal(why.index, 0);
+	assert_true(why.sum.valid);
+	assert_int_equal(why.sum.phys_or, 0x30000);
+	assert_int_equal(why.sum.len1_or, 4095);
+	assert_int_equal(why.sum.last_and, 0x10fffu & 0x301ffu);
+	assert_int_equal(why.sum.cross_or, 0xfffu | 0x1ffu);
+	/* the first failure is named, with its entry */
+	sg[1].len = 0;
+	assert_int_equal(mmchal_request_check(&r, &lim, &why), MMCHAL_EINVAL);
+	assert_int_equal(why.why, MMCHAL_REQ_SEG_ZERO);
+	assert_int_equal(why.index, 1);
+	assert_false(why.sum.valid);
+	sg[1].len = 512;
+	sbc.arg = 8;
+	assert_int_equal(mmchal_request_check(&r, &lim, &why), MMCHAL_EINVAL);
+	assert_int_equal(why.why, MMCHAL_REQ_SBC_COUNT);
+	assert_int_equal(mmchal_request_check(NULL, &lim, &why), MMCHAL_EINVAL);
+	assert_int_equal(why.why, MMCHAL_REQ_NULL);
+	/* without info, the same verdicts */
+	sbc.arg = 9;
+	assert_int_equal(mmchal_request_check(&r, &lim, NULL), 0);
+	d.blocks = 8;
+	assert_int_equal(mmchal_request_check(&r, &lim, NULL), MMCHAL_EINVAL);
+}
 #endif
 
 int main(void)
@@ -365,6 +410,7 @@ int main(void)
 #endif
 #if !MMCHAL_FAST_PATH
 		cmocka_unit_test(test_no_fast_path),
+		cmocka_unit_test(test_no_fast_path_check),
 #endif
 	};
 
