@@ -40,7 +40,7 @@ CFLAGS=(-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os -std=c11
 
 
 # config : backends : cmake options (space-separated) : budget (text + rodata, bytes)
-lean="-DMMCHAL_WITH_IOMMU=OFF -DMMCHAL_WITH_BOUNCE=OFF -DMMCHAL_FAST_PATH=OFF"
+lean="-DMMCHAL_WITH_IOMMU=OFF -DMMCHAL_WITH_BOUNCE=OFF -DMMCHAL_FAST_PATH=OFF -DMMCHAL_WITH_STATS=OFF"
 configs=(
 	"mcu-pio:pio:$lean:8192"
 	"bootloader-idmac:sdhi_idmac:$lean:7168"

@@ -51,6 +51,7 @@
 #include <mmchal/backend.h>
 #include <mmchal/bounce.h>
 #include <mmchal/caps.h>
+#include <mmchal/config.h>
 #include <mmchal/dma_plan.h>
 #include <mmchal/host.h>
 #include <mmchal/iommu.h>
@@ -221,11 +222,13 @@ struct mmchal_host {
 	uint32_t segs_len;               /**< private: entries in @c segs */
 	uint32_t nsegs;                  /**< private: segments handed to the backend */
 	uint32_t busy_polls;             /**< private: card_busy polls of this phase */
-	struct mmchal_xfer xfer;     /**< private: what the backend was given for a data command */
-	struct mmchal_xfer xcmd;     /**< private: the same for a command without data (only
+	struct mmchal_xfer xfer; /**< private: what the backend was given for a data command */
+	struct mmchal_xfer xcmd; /**< private: the same for a command without data (only
 					      @c cmd is ever set) */
-	uint64_t done_seq;           /**< private: completions so far */
-	struct mmchal_host_stats st; /**< private: counters */
+	uint64_t done_seq;       /**< private: completions so far */
+#if MMCHAL_WITH_STATS
+	struct mmchal_host_stats st; /**< private: counters (not in a build without statistics) */
+#endif
 };
 
 /**
@@ -348,6 +351,8 @@ const struct mmchal_limits *mmchal_host_limits(const struct mmchal_host *host);
  * @param[out] st    counters
  * @retval 0              success
  * @retval MMCHAL_EINVAL  NULL argument or host not live
+ * @retval MMCHAL_ENOTSUP the library keeps no counters (::MMCHAL_WITH_STATS is 0);
+ *                        @p st is zeroed
  * @note Any context; takes the host lock. The IOVA and bounce usage figures
  *       are read from the domain and the pool only when no other context is
  *       mapping or releasing a request (see ::mmchal_host_stats::iova_pages).
@@ -364,7 +369,8 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st);
  * @return the length of the text (without NUL)
  * @retval MMCHAL_EINVAL  NULL argument, @p size 0, or host not live
  * @retval MMCHAL_ENOSPC  the text did not fit; @p buf holds the whole lines that fitted
- * @note Takes the host lock to copy the counters.
+ * @note Takes the host lock to copy the counters. A library without counters
+ *       (::MMCHAL_WITH_STATS is 0) writes the limits and one line saying so.
  */
 int mmchal_host_explain(struct mmchal_host *host, char *buf, size_t size);
 

@@ -127,6 +127,7 @@ const struct mmchal_limits *mmchal_host_limits(const struct mmchal_host *host)
 	return host_live_(host) ? &host->limits : NULL;
 }
 
+#if MMCHAL_WITH_STATS
 /* Under the lock, no mapping or release in progress: the domain's and the
  * pool's figures into the host's counters. */
 static void read_usage(struct mmchal_host *host)
@@ -144,14 +145,15 @@ static void read_usage(struct mmchal_host *host)
 	st->bounce_slots = mmchal_bounce_in_use(host->bounce);
 	st->bounce_slots_peak = mmchal_bounce_peak(host->bounce);
 }
+#endif
 
 int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 {
-	mmchal_irqflags_t f;
-
 	if (!host_live_(host) || !st)
 		return MMCHAL_EINVAL;
-	f = host_lock_(host);
+#if MMCHAL_WITH_STATS
+	mmchal_irqflags_t f = host_lock_(host);
+
 	/* The domain and the pool count for themselves. While a request is being
 	 * mapped (PREP) or released (DONE), its owner works on them without the
 	 * lock: reading them then would race, so the figures last read stand. */
@@ -160,6 +162,10 @@ int mmchal_host_stats(struct mmchal_host *host, struct mmchal_host_stats *st)
 	*st = host->st;
 	host_unlock_(host, f);
 	return 0;
+#else
+	memset(st, 0, sizeof(*st));
+	return MMCHAL_ENOTSUP;
+#endif
 }
 
 _Static_assert(MMCHAL_HOST_ERR_SLOTS == 1 - MMCHAL_EROFS,
@@ -457,9 +463,18 @@ int mmchal_host_explain(struct mmchal_host *host, char *buf, size_t size)
 	n = mmchal_limits_explain(&host->limits, buf, size);
 	if (n < 0)
 		return n;
-	(void)mmchal_host_stats(host, &st);
 	mmchal_sb_init_(&out, buf + n, size - (size_t)n);
-	explain_stats(&out, &st);
+	if (MMCHAL_WITH_STATS) {
+		(void)mmchal_host_stats(host, &st);
+		explain_stats(&out, &st);
+	} else {
+		char text[64];
+		struct mmchal_strbuf_ line;
+
+		mmchal_sb_init_(&line, text, sizeof(text));
+		mmchal_sb_puts_(&line, "statistics: not kept (MMCHAL_WITH_STATS is 0)\n");
+		(void)put_line(&out, &line);
+	}
 	if (out.overflow)
 		return MMCHAL_ENOSPC;
 	return n + (int)out.len;

@@ -44,6 +44,16 @@ static inline void host_unlock_(struct mmchal_host *h, mmchal_irqflags_t f)
 	h->unlock(h->port.ctx, f);
 }
 
+/* The host's counters; nothing at all in a library built without them
+ * (MMCHAL_WITH_STATS 0, config.h), where only the host is "used". */
+#if MMCHAL_WITH_STATS
+#define HSTAT_ADD_(h, field, n) ((h)->st.field += (n))
+#define HSTAT_SUB_(h, field, n) ((h)->st.field -= (n))
+#else
+#define HSTAT_ADD_(h, field, n) ((void)(h))
+#define HSTAT_SUB_(h, field, n) ((void)(h))
+#endif
+
 /* Set host->penv from the caps and the current limits (request.c). */
 void mmchal_host_plan_env_(struct mmchal_host *h);
 

@@ -354,11 +354,11 @@ static bool expire(struct mmchal_host *h, int err)
 		h->cur->error = err;
 	h->flags |= HF_ERR;
 	if (err == MMCHAL_ETIMEDOUT) {
-		h->st.timeouts++;
+		HSTAT_ADD_(h, timeouts, 1);
 		if (open_ended)
 			return go_stop(h);
 	} else {
-		h->st.aborts++;
+		HSTAT_ADD_(h, aborts, 1);
 	}
 	return to_done(h);
 }
@@ -828,9 +828,9 @@ static CORE_INLINE_ void release_data(struct mmchal_host *h)
 
 static CORE_INLINE_ void count_plan(struct mmchal_host *h)
 {
-	h->st.plan[h->plan.plan]++;
-	h->st.reason[h->plan.plan][h->plan.reason]++;
-	h->st.nobounce[h->plan.nobounce]++;
+	HSTAT_ADD_(h, plan[h->plan.plan], 1);
+	HSTAT_ADD_(h, reason[h->plan.plan][h->plan.reason], 1);
+	HSTAT_ADD_(h, nobounce[h->plan.nobounce], 1);
 }
 
 /* ------------------------------------------------------------ completion */
@@ -854,11 +854,11 @@ static CORE_NOINLINE_ void count_trouble(struct mmchal_host *h, const struct mmc
 	int err = first_error(r);
 
 	if (err < 0 && -err < MMCHAL_HOST_ERR_SLOTS)
-		h->st.errors[-err]++;
+		HSTAT_ADD_(h, errors[-err], 1);
 	if (h->flags & HF_UNMAP_ERR)
-		h->st.unmap_errors++;
+		HSTAT_ADD_(h, unmap_errors, 1);
 	if (h->flags & HF_DEFER_INLINE)
-		h->st.defer_inline++;
+		HSTAT_ADD_(h, defer_inline, 1);
 }
 
 /* Under the lock: counters, IDLE. Constant work. */
@@ -866,10 +866,10 @@ static CORE_INLINE_ struct mmchal_request *commit(struct mmchal_host *h)
 {
 	struct mmchal_request *r = h->req;
 
-	h->st.completed++;
+	HSTAT_ADD_(h, completed, 1);
 	if (r->data)
-		h->st.bytes += r->data->bytes_xfered;
-	if (h->flags & HF_COUNTED)
+		HSTAT_ADD_(h, bytes, r->data->bytes_xfered);
+	if (MMCHAL_WITH_STATS && (h->flags & HF_COUNTED))
 		count_trouble(h, r);
 	h->flags = 0;
 	h->req = NULL;
@@ -885,7 +885,7 @@ static bool restart_pio(struct mmchal_host *h)
 	struct mmchal_request *r = h->req;
 
 	h->flags = (h->flags & ~(HF_RETRY | HF_ERR)) | HF_RETRIED;
-	h->st.pio_retries++;
+	HSTAT_ADD_(h, pio_retries, 1);
 	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
 	h->nsegs = 0;
@@ -989,7 +989,7 @@ static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f = host_lock_(h);
 
-	h->st.card_changes++;
+	HSTAT_ADD_(h, card_changes, 1);
 	host_unlock_(h, f);
 	if (h->card_change)
 		h->card_change(h->card_change_arg);
@@ -1010,7 +1010,7 @@ int mmchal_host_irq(struct mmchal_host *h)
 	if (running(h->state))
 		fin = step(h, h->state, ev);
 	else if (ev & EV_REQUEST)
-		h->st.spurious++;
+		HSTAT_ADD_(h, spurious, 1);
 	ret = finish(h, f, fin, true);
 	if (ev & MMCHAL_EV_CARD_CHANGE)
 		card_changed(h);
@@ -1031,7 +1031,7 @@ int mmchal_host_poll(struct mmchal_host *h)
 		ev = 0;
 	if (!running(h->state)) {
 		if (ev & EV_REQUEST)
-			h->st.spurious++;
+			HSTAT_ADD_(h, spurious, 1);
 		host_unlock_(h, f);
 		if (ev & MMCHAL_EV_CARD_CHANGE)
 			card_changed(h);
@@ -1077,11 +1077,14 @@ int mmchal_host_abort(struct mmchal_host *h)
 	return 0;
 }
 
-static void reject_count(struct mmchal_host *h, uint64_t *counter)
+static void count_invalid(struct mmchal_host *h)
 {
-	mmchal_irqflags_t f = host_lock_(h);
+	mmchal_irqflags_t f;
 
-	(*counter)++;
+	if (!MMCHAL_WITH_STATS)
+		return;
+	f = host_lock_(h);
+	HSTAT_ADD_(h, rejected_invalid, 1);
 	host_unlock_(h, f);
 }
 
@@ -1113,13 +1116,13 @@ static CORE_NOINLINE_ bool exact_ok(struct mmchal_host *h, const struct mmchal_r
 static CORE_NOINLINE_ void count_slow_start(struct mmchal_host *h)
 {
 	if (h->flags & HF_FALLBACK)
-		h->st.map_fallbacks++;
+		HSTAT_ADD_(h, map_fallbacks, 1);
 	if (h->flags & HF_FULL_CHECK)
-		h->st.full_checks++;
+		HSTAT_ADD_(h, full_checks, 1);
 	if (h->flags & HF_FULL_PLAN)
-		h->st.full_plans++;
+		HSTAT_ADD_(h, full_plans, 1);
 	if (h->flags & HF_FULL_MAP)
-		h->st.full_map_checks++;
+		HSTAT_ADD_(h, full_map_checks, 1);
 }
 
 int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
@@ -1133,7 +1136,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	/* 1. Claim the host: one request in flight, a second changes nothing. */
 	f = host_lock_(h);
 	if (h->state != HS_IDLE) {
-		h->st.rejected_busy++;
+		HSTAT_ADD_(h, rejected_busy, 1);
 		host_unlock_(h, f);
 		return MMCHAL_EBUSY;
 	}
@@ -1181,13 +1184,13 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	f = host_lock_(h);
 	if (req->data)
 		count_plan(h);
-	if (h->flags & HF_START_COUNTED)
+	if (MMCHAL_WITH_STATS && (h->flags & HF_START_COUNTED))
 		count_slow_start(h);
-	h->st.requests++;
+	HSTAT_ADD_(h, requests, 1);
 	if (begin(h)) {
 		/* the backend refused the first command: unwind, no completion */
 		err = first_error(req);
-		h->st.requests--;
+		HSTAT_SUB_(h, requests, 1);
 		host_unlock_(h, f);
 		release_data(h);
 		unclaim(h);
@@ -1197,7 +1200,7 @@ int mmchal_host_request(struct mmchal_host *h, struct mmchal_request *req)
 	return 0;
 invalid:
 	unclaim(h);
-	reject_count(h, &h->st.rejected_invalid);
+	count_invalid(h);
 	return MMCHAL_EINVAL;
 }
 

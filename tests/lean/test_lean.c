@@ -7,7 +7,8 @@
  * one is refused at init; without the fast path every request takes the full
  * check and the planner, with the same decisions. Each group runs only when
  * the build has that option, and the build must have at least one of them
- * (the test list of a lean build is this file alone).
+ * (the test list of a lean build is this file alone). Without counters the
+ * host says so and works as with them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,8 @@
 #define SECTORS  (CAPACITY / 512u)
 #define NPAGES   8u
 
-_Static_assert(MMCHAL_EMMC_RO || !MMCHAL_WITH_IOMMU || !MMCHAL_WITH_BOUNCE || !MMCHAL_FAST_PATH,
+_Static_assert(MMCHAL_EMMC_RO || !MMCHAL_WITH_IOMMU || !MMCHAL_WITH_BOUNCE || !MMCHAL_FAST_PATH ||
+		       !MMCHAL_WITH_STATS,
 	       "tests/lean is built only for a lean library");
 
 static struct board B;
@@ -319,7 +321,9 @@ static void test_no_fast_path(void **state)
 	st = store();
 	for (uint32_t i = 0; i < NPAGES * 4096u + 512u; i++)
 		st[512u * 100u + i] = (uint8_t)(i * 13u + 1u);
+#if MMCHAL_WITH_STATS
 	assert_int_equal(mmchal_host_stats(&B.host, &a), 0);
+#endif
 	assert_int_equal(mmchal_card_read(&B.card, 100, NPAGES * 8u, pages, NPAGES), 0);
 	for (uint32_t p = 0; p < NPAGES; p++)
 		assert_memory_equal(st + 512u * 100u + p * 4096u, pages[p].cpu, 4096);
@@ -334,6 +338,7 @@ static void test_no_fast_path(void **state)
 		assert_int_equal(odd[0], 0x5a);
 		assert_int_equal(odd[513], 0x5a);
 	}
+#if MMCHAL_WITH_STATS
 	assert_int_equal(mmchal_host_stats(&B.host, &b), 0);
 	/* the internal DMAC chains one segment: a request per page */
 	assert_int_equal(b.plan[MMCHAL_PLAN_DIRECT] - a.plan[MMCHAL_PLAN_DIRECT], NPAGES);
@@ -345,6 +350,10 @@ static void test_no_fast_path(void **state)
 	assert_int_equal(b.full_checks - a.full_checks, b.requests - a.requests);
 	assert_int_equal(b.full_plans - a.full_plans, NPAGES + 1u);
 	assert_int_equal(b.bytes - a.bytes, NPAGES * 4096u + 512u);
+#else
+	(void)a;
+	(void)b;
+#endif
 	board_close(&B);
 }
 
@@ -394,6 +403,36 @@ static void test_no_fast_path_check(void **state)
 }
 #endif
 
+#if !MMCHAL_WITH_STATS
+/* Without counters: the stats call refuses and zeroes, explain says so, and
+   the host works as with them. */
+static void test_no_stats(void **state)
+{
+	struct mmchal_host_stats st;
+	char text[4096];
+	int n;
+
+	(void)state;
+	open_card(MMCHAL_SIM_CARD_MMC);
+	assert_int_equal(mmchal_card_init(&B.card), 0);
+	assert_int_equal(mmchal_card_read(&B.card, 0, NPAGES * 8u, pages, NPAGES), 0);
+	assert_memory_equal(store(), pages[0].cpu, 4096);
+	memset(&st, 0xa5, sizeof(st));
+	assert_int_equal(mmchal_host_stats(&B.host, &st), MMCHAL_ENOTSUP);
+	for (size_t i = 0; i < sizeof(st); i++)
+		assert_int_equal(((const uint8_t *)&st)[i], 0);
+	assert_int_equal(mmchal_host_stats(&B.host, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_host_stats(NULL, &st), MMCHAL_EINVAL);
+	n = mmchal_host_explain(&B.host, text, sizeof(text));
+	assert_true(n > 0);
+	assert_int_equal(strlen(text), (size_t)n);
+	assert_non_null(strstr(text, "max_segs"));
+	assert_non_null(strstr(text, "\nstatistics: not kept (MMCHAL_WITH_STATS is 0)\n"));
+	assert_null(strstr(text, "requests:"));
+	board_close(&B);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +446,9 @@ int main(void)
 #endif
 #if !MMCHAL_WITH_BOUNCE
 		cmocka_unit_test(test_bounce_left_out),
+#endif
+#if !MMCHAL_WITH_STATS
+		cmocka_unit_test(test_no_stats),
 #endif
 #if !MMCHAL_FAST_PATH
 		cmocka_unit_test(test_no_fast_path),
