@@ -400,6 +400,8 @@ int main(void)
 	size_t n = 0;
 
 	n = add_rows(n, bi_rows_core, bi_nrows_core);
+	n = add_rows(n, bi_rows_limits, bi_nrows_limits);
+	n = add_rows(n, bi_rows_dma_plan, bi_nrows_dma_plan);
 	n = add_rows(n, bi_rows_iommu, bi_nrows_iommu);
 	n = add_rows(n, bi_rows_host, bi_nrows_host);
 	n = add_rows(n, bi_rows_card, bi_nrows_card);
