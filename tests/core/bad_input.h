@@ -110,12 +110,22 @@ extern const struct mmchal_port_ops bi_port_ops;
 extern const struct mmchal_iommu_ops bi_iommu_ops;
 /* A DMA channel that accepts everything (ctx a ::bi_spy). */
 extern const struct mmchal_dma_chan_ops bi_chan_ops;
+/* Limits derived for a PIO host and an SD card, in the arena (bad_input_limits.c). */
+struct mmchal_limits *bi_good_limits(void);
 
 /* The rows of each area, and their counts. */
 extern const struct bi_row bi_rows_core[];
 extern const size_t bi_nrows_core;
+extern const struct bi_row bi_rows_limits[];
+extern const size_t bi_nrows_limits;
+extern const struct bi_row bi_rows_dma_plan[];
+extern const size_t bi_nrows_dma_plan;
+extern const struct bi_row bi_rows_iova[];
+extern const size_t bi_nrows_iova;
 extern const struct bi_row bi_rows_iommu[];
 extern const size_t bi_nrows_iommu;
+extern const struct bi_row bi_rows_bounce[];
+extern const size_t bi_nrows_bounce;
 extern const struct bi_row bi_rows_host[];
 extern const size_t bi_nrows_host;
 extern const struct bi_row bi_rows_card[];

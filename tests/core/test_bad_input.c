@@ -400,7 +400,11 @@ int main(void)
 	size_t n = 0;
 
 	n = add_rows(n, bi_rows_core, bi_nrows_core);
+	n = add_rows(n, bi_rows_limits, bi_nrows_limits);
+	n = add_rows(n, bi_rows_dma_plan, bi_nrows_dma_plan);
+	n = add_rows(n, bi_rows_iova, bi_nrows_iova);
 	n = add_rows(n, bi_rows_iommu, bi_nrows_iommu);
+	n = add_rows(n, bi_rows_bounce, bi_nrows_bounce);
 	n = add_rows(n, bi_rows_host, bi_nrows_host);
 	n = add_rows(n, bi_rows_card, bi_nrows_card);
 	n = add_rows(n, bi_rows_backends, bi_nrows_backends);
