@@ -216,16 +216,14 @@ int mmchal_card_init(struct mmchal_card *card)
 	memset(&card->caps, 0, sizeof(card->caps));
 	err = mmchal_host_get_caps_op(card->cfg.ops, card->cfg.ctx, &card->caps);
 	if (err && err != MMCHAL_ENOTSUP)
-		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD,
-					 false, 0);
+		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 	card->caps.bus &= ~card->cfg.bus_disable;
 	if (!(card->caps.bus & MMCHAL_BUS_NONREMOVABLE)) {
 		int cd = mmchal_host_get_cd(card->cfg.ops, card->cfg.ctx);
 
 		if (cd == 0 || cd == MMCHAL_ENOMEDIUM) {
 			card->removed = true;
-			return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false,
-						 0);
+			return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
 		}
 	}
 	card->removed = false;

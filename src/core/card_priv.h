@@ -215,9 +215,19 @@ void mmchal_card_err_clear_(struct mmchal_card *card);
 int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg);
 /* Record the card status with the current failure. */
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status);
+/* Record a failure that is no command's (MMCHAL_CARD_NO_CMD); returns @err. */
+int mmchal_card_refuse_(struct mmchal_card *card, int err);
+/* Fail @cmd (its opcode and argument, with its status) when its response has
+   an error of @mask; returns 0 or the error. */
+int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
+		       bool app);
 
 void mmchal_card_delay_(struct mmchal_card *card, uint32_t us);
 int mmchal_card_set_ios_(struct mmchal_card *card);
+
+/* Flag of mmchal_card_cmd_() (never sent): the R1 errors of the response
+   fail the command (mmchal_card_check_() with R1_CMD_ERRORS). */
+#define CARD_CMD_CHECK (1u << 31)
 
 /* One command without data. @cmd gets the response. */
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,

@@ -105,11 +105,8 @@ static int sd_select(struct mmchal_card *card)
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
 	if (!err)
 		err = mmchal_card_wait_busy_(card, 0);
-	if (!err && mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
-		err = mmchal_card_fail_(card, mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
-					CARD_CMD_SELECT, false, rca_arg);
-		mmchal_card_fail_status_(card, cmd.resp[0]);
-	}
+	if (!err)
+		err = mmchal_card_check_(card, &cmd, R1_CMD_ERRORS, false);
 	return err;
 }
 
@@ -121,15 +118,10 @@ static int sd_bus_width(struct mmchal_card *card)
 
 	if (!(card->caps.bus & MMCHAL_BUS_4_BIT) || !(card->info.scr.bus_widths & 4u))
 		return 0;
-	err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1);
+	err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2,
+				MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 	if (err)
 		return err;
-	err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-	if (err) {
-		mmchal_card_fail_(card, err, CARD_ACMD_SET_BUS_WIDTH, true, 2);
-		mmchal_card_fail_status_(card, cmd.resp[0]);
-		return err;
-	}
 	card->ios.bus_width = MMCHAL_BUS_WIDTH_4;
 	return mmchal_card_set_ios_(card);
 }
@@ -175,7 +167,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 
 	err = sd_select(card);
 	if (err)
@@ -210,15 +202,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	if (!card->info.block_addr) {
 		/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN */
 		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				       MMCHAL_RSP_R1);
-		if (err)
-			return err;
-		err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-		if (err) {
-			mmchal_card_fail_(card, err, CARD_CMD_SET_BLOCKLEN, false,
-					  MMCHAL_CARD_BLKSZ);
-			mmchal_card_fail_status_(card, cmd.resp[0]);
-		}
+				       MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 	}
 	return err;
 }
