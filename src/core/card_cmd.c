@@ -133,6 +133,16 @@ int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t 
 	return command(card, cmd, opcode, arg, flags, 0, NULL, false);
 }
 
+int mmchal_card_cmd_r2_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, uint32_t reg[4])
+{
+	struct mmchal_cmd cmd;
+	int err = mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R2);
+
+	if (!err)
+		memcpy(reg, cmd.resp, sizeof(cmd.resp));
+	return err;
+}
+
 /* CMD55: APP_CMD; the next command is an application command. */
 static int app_cmd(struct mmchal_card *card, struct mmchal_cmd *cmd)
 {

@@ -359,10 +359,9 @@ static int mmc_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
 	if (err)
 		return err;
-	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
 	mmchal_card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
 
 	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
@@ -373,10 +372,9 @@ static int mmc_select(struct mmchal_card *card)
 		return err;
 
 	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
 	if (err)
 		return err;
-	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
 	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
 		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);

@@ -232,6 +232,8 @@ int mmchal_card_set_ios_(struct mmchal_card *card);
 /* One command without data. @cmd gets the response. */
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		     uint32_t arg, uint32_t flags);
+/* An R2 command (CMD2, CMD9): the 128-bit register into @reg. */
+int mmchal_card_cmd_r2_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, uint32_t reg[4]);
 /* An R1b command: checks the R1 errors and waits for the end of busy. */
 int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 			 uint32_t arg, uint32_t busy_ms);

@@ -79,10 +79,9 @@ static int sd_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
 	if (err)
 		return err;
-	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
 	mmchal_card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
 
 	err = sd_get_rca(card);
@@ -91,10 +90,9 @@ static int sd_select(struct mmchal_card *card)
 	rca_arg = (uint32_t)card->info.rca << 16;
 
 	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
 	if (err)
 		return err;
-	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
 	err = mmchal_card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
 		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
