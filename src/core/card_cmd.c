@@ -93,32 +93,56 @@ int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, u
 	return err;
 }
 
+/* Flags of command() beside CARD_CMD_CHECK (never sent). */
+#define CMD_APP  (1u << 30) /* an application command: failures say so */
+#define CMD_READ (1u << 29) /* @extra is the size of a one-block register read */
+#define CMD_PRIV (CARD_CMD_CHECK | CMD_APP | CMD_READ)
+
 /*
  * The one place a command is built and sent: @cmd cleared and filled in,
- * @data (may be NULL) attached, the wait the command timeout plus @busy_ms.
- * A failed request is recorded against the command; with CARD_CMD_CHECK in
- * @flags the R1 errors of the response fail it too, with the status.
+ * with CMD_READ a one-block read of @extra bytes into cfg.buf, else @extra
+ * the busy time of an R1b command, added to the command timeout. A failed
+ * request is recorded against the command; with CARD_CMD_CHECK in @flags the
+ * R1 errors of the response fail it too, with the status.
  */
 static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
-		   uint32_t flags, uint32_t busy_ms, struct mmchal_data *data, bool app)
+		   uint32_t flags, uint32_t extra)
 {
+	bool app = (flags & CMD_APP) != 0;
 	struct mmchal_request req;
+	struct mmchal_data data;
+	struct mmchal_sg sg;
+	uint32_t busy_ms = extra;
 	int err;
 
 	memset(cmd, 0, sizeof(*cmd));
 	memset(&req, 0, sizeof(req));
+	if (flags & CMD_READ) {
+		memset(&data, 0, sizeof(data));
+		sg.cpu = card->cfg.buf;
+		sg.phys = card->cfg.buf_phys;
+		sg.len = extra;
+		data.dir = MMCHAL_DIR_FROM_CARD;
+		data.blksz = extra;
+		data.blocks = 1;
+		data.sg = &sg;
+		data.sg_len = 1;
+		/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
+		data.timeout_ns = 100000000u;
+		req.data = &data;
+		busy_ms = 0;
+	}
 	cmd->opcode = opcode;
 	cmd->arg = arg;
-	cmd->flags = flags & ~CARD_CMD_CHECK;
+	cmd->flags = flags & ~CMD_PRIV;
 	cmd->busy_timeout_ms = busy_ms;
 	req.cmd = cmd;
-	req.data = data;
 	err = run(card, &req, cmd_timeout(card) + busy_ms);
 	if (err) {
 		mmchal_card_fail_(card, err, opcode, app, arg);
 		/* the command was answered (the data phase failed): its status
 		   goes with the failure */
-		if (data && !cmd->error)
+		if (req.data && !cmd->error)
 			mmchal_card_fail_status_(card, cmd->resp[0]);
 		return err;
 	}
@@ -130,7 +154,7 @@ static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t op
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		     uint32_t arg, uint32_t flags)
 {
-	return command(card, cmd, opcode, arg, flags, 0, NULL, false);
+	return command(card, cmd, opcode, arg, flags, 0);
 }
 
 int mmchal_card_cmd_r2_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, uint32_t reg[4])
@@ -172,27 +196,15 @@ int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t ar
 			  uint32_t blksz)
 {
 	struct mmchal_cmd cmd;
-	struct mmchal_data data;
-	struct mmchal_sg sg;
-	int err;
 
 	if (app) {
-		err = app_cmd(card, &cmd);
+		int err = app_cmd(card, &cmd);
+
 		if (err)
 			return err;
 	}
-	memset(&data, 0, sizeof(data));
-	sg.cpu = card->cfg.buf;
-	sg.phys = card->cfg.buf_phys;
-	sg.len = blksz;
-	data.dir = MMCHAL_DIR_FROM_CARD;
-	data.blksz = blksz;
-	data.blocks = 1;
-	data.sg = &sg;
-	data.sg_len = 1;
-	/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
-	data.timeout_ns = 100000000u;
-	return command(card, &cmd, opcode, arg, MMCHAL_RSP_R1 | CARD_CMD_CHECK, 0, &data, app);
+	return command(card, &cmd, opcode, arg,
+		       MMCHAL_RSP_R1 | CARD_CMD_CHECK | CMD_READ | (app ? CMD_APP : 0u), blksz);
 }
 
 static uint32_t busy_tries(const struct mmchal_card *card)
@@ -259,8 +271,7 @@ int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 			 uint32_t arg, uint32_t busy_ms)
 {
-	int err = command(card, cmd, opcode, arg, MMCHAL_RSP_R1B | CARD_CMD_CHECK, busy_ms, NULL,
-			  false);
+	int err = command(card, cmd, opcode, arg, MMCHAL_RSP_R1B | CARD_CMD_CHECK, busy_ms);
 
 	return err ? err : mmchal_card_wait_busy_(card, busy_ms);
 }
