@@ -34,6 +34,11 @@ int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool a
 	return err;
 }
 
+int mmchal_card_fail_op_(struct mmchal_card *card, int err, uint32_t opcode, uint32_t arg)
+{
+	return mmchal_card_fail_(card, err, opcode, false, arg);
+}
+
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status)
 {
 	if (card->err.err && !card->err.status_valid) {
@@ -78,7 +83,7 @@ static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t ti
 
 int mmchal_card_refuse_(struct mmchal_card *card, int err)
 {
-	return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+	return mmchal_card_fail_op_(card, err, MMCHAL_CARD_NO_CMD, 0);
 }
 
 int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
@@ -182,7 +187,7 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 	if (err)
 		return err;
 	if (!(cmd->resp[0] & R1_APP_CMD)) {
-		mmchal_card_fail_(card, MMCHAL_EILSEQ, CARD_CMD_APP, false, cmd->arg);
+		mmchal_card_fail_op_(card, MMCHAL_EILSEQ, CARD_CMD_APP, cmd->arg);
 		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return MMCHAL_EILSEQ;
 	}
@@ -239,7 +244,7 @@ int mmchal_card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *st
 			return 0;
 		mmchal_card_delay_(card, BUSY_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, false, arg);
+	return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, arg);
 }
 
 int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)

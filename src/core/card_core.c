@@ -166,8 +166,8 @@ static int identify(struct mmchal_card *card)
 		return err;
 	if (!err) {
 		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
-			mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false,
-					  SD_IF_COND_ARG);
+			mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
+					     SD_IF_COND_ARG);
 			return MMCHAL_EPROTO;
 		}
 		v2 = true;

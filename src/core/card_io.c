@@ -176,7 +176,7 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	if (err) {
 		const struct mmchal_cmd *f = r.sbc.error ? &r.sbc : r.stop.error ? &r.stop : &r.cmd;
 
-		mmchal_card_fail_(card, err, f->opcode, false, f->arg);
+		mmchal_card_fail_op_(card, err, f->opcode, f->arg);
 		/* the command was answered: its status goes with the failure */
 		if (f == &r.cmd && !r.cmd.error)
 			mmchal_card_fail_status_(card, r.cmd.resp[0]);

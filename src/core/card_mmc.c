@@ -53,7 +53,7 @@ static int mmc_op_cond(struct mmchal_card *card)
 			return 0;
 		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+	return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG);
 }
 
 /* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
@@ -235,7 +235,7 @@ static int mmc_read_ext_csd(struct mmchal_card *card, struct mmchal_ext_csd *ext
 		return err;
 	err = mmchal_card_decode_ext_csd_(card->cfg.buf, ext);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_IF_COND, false, 0);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_IF_COND, 0);
 	return 0;
 }
 
@@ -258,7 +258,7 @@ static int mmc_try_width(struct mmchal_card *card, uint32_t ext_val, enum mmchal
 		err = mmc_read_ext_csd(card, &now);
 	if (!err && (now.sec_count != was->sec_count || now.card_type != was->card_type ||
 		     now.rev != was->rev || now.bus_width != ext_val))
-		err = mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false, 0);
+		err = mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, 0);
 	if (err) {
 		card->ios.bus_width = MMCHAL_BUS_WIDTH_1;
 		if (err != MMCHAL_ENOMEDIUM)
@@ -300,8 +300,8 @@ static int mmc_hs200(struct mmchal_card *card)
 	if (err == MMCHAL_ENOTSUP)
 		return 0;
 	if (err)
-		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err),
-					 CARD_CMD_SEND_TUNING_MMC, false, 0);
+		return mmchal_card_fail_op_(card, mmchal_card_note_err_(card, err),
+					    CARD_CMD_SEND_TUNING_MMC, 0);
 	card->info.tuned = true;
 	return 0;
 }
@@ -377,7 +377,7 @@ static int mmc_select(struct mmchal_card *card)
 		return err;
 	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 
 	/* CMD7: SELECT_CARD */
 	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);

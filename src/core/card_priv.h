@@ -213,6 +213,8 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 void mmchal_card_err_clear_(struct mmchal_card *card);
 /* Record a failure unless one is already recorded; returns @err. */
 int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg);
+/* The same for a command that is no application command. */
+int mmchal_card_fail_op_(struct mmchal_card *card, int err, uint32_t opcode, uint32_t arg);
 /* Record the card status with the current failure. */
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status);
 /* Record a failure that is no command's (MMCHAL_CARD_NO_CMD); returns @err. */

@@ -68,7 +68,7 @@ static int sd_get_rca(struct mmchal_card *card)
 		if (card->info.rca)
 			return 0;
 	}
-	return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+	return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 }
 
 /* CMD2, CMD3, CMD9, CMD7: from ready to the transfer state. */
@@ -95,7 +95,7 @@ static int sd_select(struct mmchal_card *card)
 		return err;
 	err = mmchal_card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = 1;
 

@@ -36,7 +36,7 @@ static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t a
 		      : (cmd.resp[0] & R5_OUT_OF_RANGE)    ? MMCHAL_ERANGE
 		      : (cmd.resp[0] & R5_ILLEGAL_COMMAND) ? MMCHAL_EILSEQ
 							   : MMCHAL_EIO;
-		mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, arg);
+		mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, arg);
 		mmchal_card_fail_status_(card, cmd.resp[0]);
 		return err;
 	}
@@ -81,11 +81,10 @@ static int sdio_read_cis(struct mmchal_card *card)
 	if (!err)
 		err = mmchal_card_cis_parse_(cis_read, card, ptr, true, &cis);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, ptr << 9);
 	/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
 	if (!cis.manfid)
-		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, false,
-					 ptr << 9);
+		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, ptr << 9);
 	s->vendor = cis.vendor;
 	s->device = cis.device;
 	s->fn0_blk_size = cis.max_blk;
@@ -95,7 +94,7 @@ static int sdio_read_cis(struct mmchal_card *card)
 		if (!err)
 			err = mmchal_card_cis_parse_(cis_read, card, ptr, false, &cis);
 		if (err)
-			return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
+			return mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, ptr << 9);
 		s->fn_blk_size[fn - 1u] = cis.max_blk;
 		if (cis.max_blk > s->max_blk_size)
 			s->max_blk_size = cis.max_blk;
@@ -158,13 +157,13 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 		return mmchal_card_refuse_(card, err);
 	/* nothing in the card's window that a 3.3 V slot can give */
 	if (arg == 0u)
-		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, false, 0);
+		return mmchal_card_fail_op_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, 0);
 
 	/* CMD5 with the voltage window until the card is ready (C, bit 31) */
 	for (uint32_t i = 0;; i++) {
 		if (i == tries)
-			return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_IO_SEND_OP_COND,
-						 false, arg);
+			return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT,
+						    CARD_CMD_IO_SEND_OP_COND, arg);
 		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, arg, MMCHAL_RSP_R4);
 		if (err)
 			return err;
@@ -180,7 +179,7 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 		return err;
 	card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
 	if (!card->info.rca)
-		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 	/* CMD7: SELECT_CARD */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
 			       MMCHAL_RSP_R1B);
