@@ -15,8 +15,9 @@
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
 #define BUSY_TRIES_DEFAULT     100000u
+
 /* polling interval while the card is busy, when the caller gave a delay */
-#define BUSY_POLL_US           100u
+#define BUSY_POLL_US 100u
 
 void mmchal_card_err_clear_(struct mmchal_card *card)
 {

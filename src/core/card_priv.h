@@ -245,6 +245,11 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 /* A one-block register read into cfg.buf (blksz bytes), optionally an ACMD. */
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
 			  uint32_t blksz);
+/* ACMD41 (@app) or CMD5 (R3/R4) until the OCR busy bit says power-up is
+   done; info.ocr gets each answer, *answered is set at the first
+   (card_sd.c). */
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered);
 /* Wait for the end of busy after an R1b command. */
 int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms);
 /* CMD13 until the card is back in the transfer state; checks @mask. */

@@ -15,7 +15,8 @@
 #include "core/mem.h"
 
 #define OP_COND_TRIES_DEFAULT 1000u
-/* ~1 s of ACMD41 polling with the caller's delay (Linux 100 x 10 ms, U-Boot 1000 x 1 ms) */
+/* ~1 s of ACMD41 or CMD5 polling with the caller's delay (Linux 100 x 10 ms,
+   U-Boot 1000 x 1 ms) */
 #define OP_COND_POLL_US       1000u
 
 #define SD_CLOCK_DS 25000000u
@@ -26,21 +27,15 @@
 #define SD_SWITCH_SET_HS   0x80fffff1u
 #define CCC_SWITCH         (1u << 10)
 
-static uint32_t op_cond_tries(const struct mmchal_card *card)
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered)
 {
-	return card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
-}
-
-/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done. */
-static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
-{
-	uint32_t arg = OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u);
-	uint32_t tries = op_cond_tries(card);
+	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
 	struct mmchal_cmd cmd;
 
 	for (uint32_t i = 0; i < tries; i++) {
-		int err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SD_SEND_OP_COND, arg,
-					    MMCHAL_RSP_R3);
+		int err = app ? mmchal_card_acmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3)
+			      : mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3);
 
 		if (err)
 			return err;
@@ -50,7 +45,7 @@ static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
 			return 0;
 		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_ACMD_SD_SEND_OP_COND, true, arg);
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, opcode, app, arg);
 }
 
 /* CMD3: SEND_RELATIVE_ADDR; the card picks the RCA (R6 [31:16]). */
@@ -158,7 +153,9 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 
 	card->info.sd_v2 = v2;
 	*answered = false;
-	err = sd_op_cond(card, v2, answered);
+	/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done */
+	err = mmchal_card_op_cond_(card, CARD_ACMD_SD_SEND_OP_COND,
+				   OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u), true, answered);
 	if (err)
 		return err;
 	/* CCS is valid once power-up is done; a 1.x card is always SDSC */

@@ -14,11 +14,9 @@
 
 #include "core/mem.h"
 
-#define OP_COND_TRIES_DEFAULT 1000u
-#define OP_COND_POLL_US       1000u
-#define SDIO_CLOCK_LOW        400000u
-#define SDIO_CLOCK_DS         25000000u
-#define SDIO_CLOCK_HS         50000000u
+#define SDIO_CLOCK_LOW 400000u
+#define SDIO_CLOCK_DS  25000000u
+#define SDIO_CLOCK_HS  50000000u
 
 /* CMD52: IO_RW_DIRECT, one byte (R5: flags [15:8], data [7:0]). */
 static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t addr, uint8_t in,
@@ -143,9 +141,9 @@ static int sdio_bus(struct mmchal_card *card)
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
-	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
 	uint32_t arg = r4 & OCR_VDD_27_36;
 	struct mmchal_cmd cmd;
+	bool answered;
 	uint8_t rev;
 	int err;
 
@@ -160,18 +158,9 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 		return mmchal_card_fail_op_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, 0);
 
 	/* CMD5 with the voltage window until the card is ready (C, bit 31) */
-	for (uint32_t i = 0;; i++) {
-		if (i == tries)
-			return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT,
-						    CARD_CMD_IO_SEND_OP_COND, arg);
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, arg, MMCHAL_RSP_R4);
-		if (err)
-			return err;
-		card->info.ocr = cmd.resp[0];
-		if (cmd.resp[0] & OCR_BUSY)
-			break;
-		mmchal_card_delay_(card, OP_COND_POLL_US);
-	}
+	err = mmchal_card_op_cond_(card, CARD_CMD_IO_SEND_OP_COND, arg, false, &answered);
+	if (err)
+		return err;
 
 	/* CMD3: SEND_RELATIVE_ADDR (R6) */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
