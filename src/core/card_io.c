@@ -227,7 +227,9 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 	uint32_t done = 0;
 	int err;
 
-	err = range_check(card, lba, blocks);
+	err = io_enter(card, dir == MMCHAL_DIR_TO_CARD);
+	if (!err)
+		err = range_check(card, lba, blocks);
 	if (err)
 		return err;
 	if (mmchal_card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
@@ -257,10 +259,6 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		     const struct mmchal_sg *sg, uint32_t nsg)
 {
-	int err = io_enter(card, false);
-
-	if (err)
-		return err;
 	return xfer(card, MMCHAL_DIR_FROM_CARD, lba, blocks, sg, nsg);
 }
 
@@ -296,10 +294,6 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		      const struct mmchal_sg *sg, uint32_t nsg)
 {
-	int err = io_enter(card, true);
-
-	if (err)
-		return err;
 	return xfer(card, MMCHAL_DIR_TO_CARD, lba, blocks, sg, nsg);
 }
 

@@ -72,15 +72,6 @@ static int mmc_switch_check(struct mmchal_card *card)
 	return mmchal_card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
 }
 
-static uint32_t mmc_legacy_clock(const struct mmchal_card *card)
-{
-	uint32_t f = card->info.csd.tran_speed_hz;
-
-	if (f == 0u || f > MMC_CLOCK_LEGACY)
-		f = MMC_CLOCK_LEGACY;
-	return mmchal_card_max_clock_(card, f);
-}
-
 /*
  * Bus mode changes are sequences of steps, one 16-bit word each, run by
  * mmc_steps() until the first failure or the 0 that ends a sequence:
@@ -176,19 +167,22 @@ static const uint16_t seq_width_1[] = {
 	0,
 };
 
+/* The clock of a CLK_* code (not CLK_KEEP), before the host's limit. */
 static uint32_t step_clock(const struct mmchal_card *card, unsigned code)
 {
+	uint32_t f;
+
 	switch (code) {
 	case CLK_HS:
-		return mmchal_card_max_clock_(
-			card, (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
-										 : MMC_CLOCK_HS26);
+		return (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
+									  : MMC_CLOCK_HS26;
 	case CLK_52:
-		return mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
+		return MMC_CLOCK_HS52;
 	case CLK_200:
-		return mmchal_card_max_clock_(card, MMC_CLOCK_HS200);
+		return MMC_CLOCK_HS200;
 	default:
-		return mmc_legacy_clock(card);
+		f = card->info.csd.tran_speed_hz;
+		return (f == 0u || f > MMC_CLOCK_LEGACY) ? MMC_CLOCK_LEGACY : f;
 	}
 }
 
@@ -217,7 +211,8 @@ static int mmc_steps(struct mmchal_card *card, const uint16_t *step)
 			    (card->caps.bus & MMCHAL_BUS_1_8V))
 				card->ios.signal_voltage = MMCHAL_SIGNAL_180;
 			if (clk != CLK_KEEP)
-				card->ios.clock_hz = step_clock(card, clk);
+				card->ios.clock_hz = mmchal_card_max_clock_(card,
+									    step_clock(card, clk));
 			if (!(s & STEP_NOCALL))
 				err = mmchal_card_set_ios_(card);
 		}
