@@ -68,6 +68,10 @@ static int sdio_cis_ptr(struct mmchal_card *card, uint32_t addr, uint32_t *ptr)
 	return 0;
 }
 
+/* The common CIS (function 0, pointer in the CCCR at 0x09, which is FBR 0's
+   place) and each function's (FBR n 0x09). */
+_Static_assert(FBR_BASE(0) + FBR_CIS_PTR == CCCR_CIS_PTR, "CCCR CIS pointer is FBR 0's");
+
 static int sdio_read_cis(struct mmchal_card *card)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
@@ -75,25 +79,22 @@ static int sdio_read_cis(struct mmchal_card *card)
 	uint32_t ptr = 0;
 	int err;
 
-	err = sdio_cis_ptr(card, CCCR_CIS_PTR, &ptr);
-	if (!err)
-		err = mmchal_card_cis_parse_(cis_read, card, ptr, true, &cis);
-	if (err)
-		return mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, ptr << 9);
-	/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
-	if (!cis.manfid)
-		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, ptr << 9);
-	s->vendor = cis.vendor;
-	s->device = cis.device;
-	s->fn0_blk_size = cis.max_blk;
-	s->max_blk_size = cis.max_blk;
-	for (uint32_t fn = 1; fn <= s->nfuncs; fn++) {
+	for (uint32_t fn = 0; fn <= s->nfuncs; fn++) {
 		err = sdio_cis_ptr(card, FBR_BASE(fn) + FBR_CIS_PTR, &ptr);
 		if (!err)
-			err = mmchal_card_cis_parse_(cis_read, card, ptr, false, &cis);
+			err = mmchal_card_cis_parse_(cis_read, card, ptr, fn == 0u, &cis);
+		/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
+		if (!err && fn == 0u && !cis.manfid)
+			err = MMCHAL_EPROTO;
 		if (err)
 			return mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, ptr << 9);
-		s->fn_blk_size[fn - 1u] = cis.max_blk;
+		if (fn == 0u) {
+			s->vendor = cis.vendor;
+			s->device = cis.device;
+			s->fn0_blk_size = cis.max_blk;
+		} else {
+			s->fn_blk_size[fn - 1u] = cis.max_blk;
+		}
 		if (cis.max_blk > s->max_blk_size)
 			s->max_blk_size = cis.max_blk;
 	}
