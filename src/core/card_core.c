@@ -182,11 +182,10 @@ static int identify(struct mmchal_card *card)
 		uint32_t r4 = cmd.resp[0];
 
 		/* no functions and memory present: a memory card that answers
-		   CMD5 (Zephyr sdio.c); go on as one */
-		if (((r4 >> 28) & 7u) != 0u || !(r4 & (1u << 27))) {
-			mmchal_card_err_clear_(card);
+		   CMD5 (Zephyr sdio.c); go on as one. (The failure record is
+		   clear: nothing failed since the clear above.) */
+		if (((r4 >> 28) & 7u) != 0u || !(r4 & (1u << 27)))
 			return mmchal_card_sdio_init_(card, r4);
-		}
 	}
 	mmchal_card_err_clear_(card);
 
