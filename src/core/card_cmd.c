@@ -15,8 +15,9 @@
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
 #define BUSY_TRIES_DEFAULT     100000u
+
 /* polling interval while the card is busy, when the caller gave a delay */
-#define BUSY_POLL_US           100u
+#define BUSY_POLL_US 100u
 
 void mmchal_card_err_clear_(struct mmchal_card *card)
 {
@@ -32,6 +33,11 @@ int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool a
 		card->err.arg = arg;
 	}
 	return err;
+}
+
+int mmchal_card_fail_op_(struct mmchal_card *card, int err, uint32_t opcode, uint32_t arg)
+{
+	return mmchal_card_fail_(card, err, opcode, false, arg);
 }
 
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status)
@@ -66,8 +72,7 @@ int mmchal_card_set_ios_(struct mmchal_card *card)
 {
 	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
 
-	return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD, false,
-				 0);
+	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
 static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)
@@ -77,36 +82,113 @@ static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t ti
 	return mmchal_card_note_err_(card, err);
 }
 
-int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
-		     uint32_t arg, uint32_t flags)
+int mmchal_card_refuse_(struct mmchal_card *card, int err)
 {
+	return mmchal_card_fail_op_(card, err, MMCHAL_CARD_NO_CMD, 0);
+}
+
+int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
+		       bool app)
+{
+	int err = mmchal_card_status_err_(cmd->resp[0], mask);
+
+	if (err) {
+		mmchal_card_fail_(card, err, cmd->opcode, app, cmd->arg);
+		mmchal_card_fail_status_(card, cmd->resp[0]);
+	}
+	return err;
+}
+
+/* Flags of command() beside CARD_CMD_CHECK (never sent). */
+#define CMD_APP  (1u << 30) /* an application command: failures say so */
+#define CMD_READ (1u << 29) /* @extra is the size of a one-block register read */
+#define CMD_PRIV (CARD_CMD_CHECK | CMD_APP | CMD_READ)
+
+/*
+ * The one place a command is built and sent: @cmd cleared and filled in,
+ * with CMD_READ a one-block read of @extra bytes into cfg.buf, else @extra
+ * the busy time of an R1b command, added to the command timeout. A failed
+ * request is recorded against the command; with CARD_CMD_CHECK in @flags the
+ * R1 errors of the response fail it too, with the status.
+ */
+static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
+		   uint32_t flags, uint32_t extra)
+{
+	bool app = (flags & CMD_APP) != 0;
 	struct mmchal_request req;
+	struct mmchal_data data;
+	struct mmchal_sg sg;
+	uint32_t busy_ms = extra;
 	int err;
 
 	memset(cmd, 0, sizeof(*cmd));
 	memset(&req, 0, sizeof(req));
+	if (flags & CMD_READ) {
+		memset(&data, 0, sizeof(data));
+		sg.cpu = card->cfg.buf;
+		sg.phys = card->cfg.buf_phys;
+		sg.len = extra;
+		data.dir = MMCHAL_DIR_FROM_CARD;
+		data.blksz = extra;
+		data.blocks = 1;
+		data.sg = &sg;
+		data.sg_len = 1;
+		/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
+		data.timeout_ns = 100000000u;
+		req.data = &data;
+		busy_ms = 0;
+	}
 	cmd->opcode = opcode;
 	cmd->arg = arg;
-	cmd->flags = flags;
+	cmd->flags = flags & ~CMD_PRIV;
+	cmd->busy_timeout_ms = busy_ms;
 	req.cmd = cmd;
-	err = run(card, &req, cmd_timeout(card));
-	if (err)
-		return mmchal_card_fail_(card, err, opcode, false, arg);
+	err = run(card, &req, cmd_timeout(card) + busy_ms);
+	if (err) {
+		mmchal_card_fail_(card, err, opcode, app, arg);
+		/* the command was answered (the data phase failed): its status
+		   goes with the failure */
+		if (req.data && !cmd->error)
+			mmchal_card_fail_status_(card, cmd->resp[0]);
+		return err;
+	}
+	if (flags & CARD_CMD_CHECK)
+		return mmchal_card_check_(card, cmd, R1_CMD_ERRORS, app);
 	return 0;
+}
+
+int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
+		     uint32_t arg, uint32_t flags)
+{
+	return command(card, cmd, opcode, arg, flags, 0);
+}
+
+int mmchal_card_cmd_r2_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, uint32_t reg[4])
+{
+	struct mmchal_cmd cmd;
+	int err = mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R2);
+
+	if (!err)
+		memcpy(reg, cmd.resp, sizeof(cmd.resp));
+	return err;
+}
+
+/* CMD55: APP_CMD; the next command is an application command. */
+static int app_cmd(struct mmchal_card *card, struct mmchal_cmd *cmd)
+{
+	return mmchal_card_cmd_(card, cmd, CARD_CMD_APP, (uint32_t)card->info.rca << 16,
+				MMCHAL_RSP_R1);
 }
 
 int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		      uint32_t arg, uint32_t flags)
 {
-	uint32_t rca_arg = (uint32_t)card->info.rca << 16;
-	int err;
+	int err = app_cmd(card, cmd);
 
-	/* CMD55: APP_CMD; the next command is an application command */
-	err = mmchal_card_cmd_(card, cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
 	if (err)
 		return err;
 	if (!(cmd->resp[0] & R1_APP_CMD)) {
-		mmchal_card_fail_(card, MMCHAL_EILSEQ, CARD_CMD_APP, false, rca_arg);
+		mmchal_card_fail_op_(card, MMCHAL_EILSEQ, CARD_CMD_APP, cmd->arg);
 		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return MMCHAL_EILSEQ;
 	}
@@ -119,46 +201,16 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
 			  uint32_t blksz)
 {
-	struct mmchal_request req;
 	struct mmchal_cmd cmd;
-	struct mmchal_data data;
-	struct mmchal_sg sg;
-	int err;
 
 	if (app) {
-		uint32_t rca_arg = (uint32_t)card->info.rca << 16;
+		int err = app_cmd(card, &cmd);
 
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_APP, rca_arg, MMCHAL_RSP_R1);
 		if (err)
 			return err;
 	}
-	memset(&req, 0, sizeof(req));
-	memset(&cmd, 0, sizeof(cmd));
-	memset(&data, 0, sizeof(data));
-	sg.cpu = card->cfg.buf;
-	sg.phys = card->cfg.buf_phys;
-	sg.len = blksz;
-	cmd.opcode = opcode;
-	cmd.arg = arg;
-	cmd.flags = MMCHAL_RSP_R1;
-	data.dir = MMCHAL_DIR_FROM_CARD;
-	data.blksz = blksz;
-	data.blocks = 1;
-	data.sg = &sg;
-	data.sg_len = 1;
-	/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
-	data.timeout_ns = 100000000u;
-	req.cmd = &cmd;
-	req.data = &data;
-	err = run(card, &req, cmd_timeout(card));
-	if (!err)
-		err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-	if (err) {
-		mmchal_card_fail_(card, err, opcode, app, arg);
-		if (!cmd.error)
-			mmchal_card_fail_status_(card, cmd.resp[0]);
-	}
-	return err;
+	return command(card, &cmd, opcode, arg,
+		       MMCHAL_RSP_R1 | CARD_CMD_CHECK | CMD_READ | (app ? CMD_APP : 0u), blksz);
 }
 
 static uint32_t busy_tries(const struct mmchal_card *card)
@@ -183,12 +235,9 @@ int mmchal_card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *st
 		st = cmd.resp[0];
 		if (status)
 			*status = st;
-		err = mmchal_card_status_err_(st, mask);
-		if (err) {
-			mmchal_card_fail_(card, err, CARD_CMD_SEND_STATUS, false, arg);
-			mmchal_card_fail_status_(card, st);
+		err = mmchal_card_check_(card, &cmd, mask, false);
+		if (err)
 			return err;
-		}
 		/* programming is over when the card is ready for data and out of
 		   prg (U-Boot mmc_poll_for_busy, Linux mmc_busy_cb) */
 		if ((st & R1_READY_FOR_DATA) && R1_STATE(st) != CARD_STATE_PRG &&
@@ -196,7 +245,7 @@ int mmchal_card_wait_tran_(struct mmchal_card *card, uint32_t mask, uint32_t *st
 			return 0;
 		mmchal_card_delay_(card, BUSY_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, false, arg);
+	return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_STATUS, arg);
 }
 
 int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
@@ -228,24 +277,7 @@ int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 			 uint32_t arg, uint32_t busy_ms)
 {
-	struct mmchal_request req;
-	int err;
+	int err = command(card, cmd, opcode, arg, MMCHAL_RSP_R1B | CARD_CMD_CHECK, busy_ms);
 
-	memset(cmd, 0, sizeof(*cmd));
-	memset(&req, 0, sizeof(req));
-	cmd->opcode = opcode;
-	cmd->arg = arg;
-	cmd->flags = MMCHAL_RSP_R1B;
-	cmd->busy_timeout_ms = busy_ms;
-	req.cmd = cmd;
-	err = run(card, &req, cmd_timeout(card) + busy_ms);
-	if (err)
-		return mmchal_card_fail_(card, err, opcode, false, arg);
-	err = mmchal_card_status_err_(cmd->resp[0], R1_CMD_ERRORS);
-	if (err) {
-		mmchal_card_fail_(card, err, opcode, false, arg);
-		mmchal_card_fail_status_(card, cmd->resp[0]);
-		return err;
-	}
-	return mmchal_card_wait_busy_(card, busy_ms);
+	return err ? err : mmchal_card_wait_busy_(card, busy_ms);
 }

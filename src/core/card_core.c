@@ -166,8 +166,8 @@ static int identify(struct mmchal_card *card)
 		return err;
 	if (!err) {
 		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
-			mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false,
-					  SD_IF_COND_ARG);
+			mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
+					     SD_IF_COND_ARG);
 			return MMCHAL_EPROTO;
 		}
 		v2 = true;
@@ -182,11 +182,10 @@ static int identify(struct mmchal_card *card)
 		uint32_t r4 = cmd.resp[0];
 
 		/* no functions and memory present: a memory card that answers
-		   CMD5 (Zephyr sdio.c); go on as one */
-		if (((r4 >> 28) & 7u) != 0u || !(r4 & (1u << 27))) {
-			mmchal_card_err_clear_(card);
+		   CMD5 (Zephyr sdio.c); go on as one. (The failure record is
+		   clear: nothing failed since the clear above.) */
+		if (((r4 >> 28) & 7u) != 0u || !(r4 & (1u << 27)))
 			return mmchal_card_sdio_init_(card, r4);
-		}
 	}
 	mmchal_card_err_clear_(card);
 
@@ -216,16 +215,14 @@ int mmchal_card_init(struct mmchal_card *card)
 	memset(&card->caps, 0, sizeof(card->caps));
 	err = mmchal_host_get_caps_op(card->cfg.ops, card->cfg.ctx, &card->caps);
 	if (err && err != MMCHAL_ENOTSUP)
-		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err), MMCHAL_CARD_NO_CMD,
-					 false, 0);
+		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 	card->caps.bus &= ~card->cfg.bus_disable;
 	if (!(card->caps.bus & MMCHAL_BUS_NONREMOVABLE)) {
 		int cd = mmchal_host_get_cd(card->cfg.ops, card->cfg.ctx);
 
 		if (cd == 0 || cd == MMCHAL_ENOMEDIUM) {
 			card->removed = true;
-			return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false,
-						 0);
+			return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
 		}
 	}
 	card->removed = false;

@@ -36,22 +36,22 @@ static int io_enter(struct mmchal_card *card, bool write)
 	mmchal_card_err_clear_(card);
 	err = mmchal_card_check_present(card);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 	if (!card->ready)
-		return mmchal_card_fail_(card, MMCHAL_ENOMEDIUM, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
 	if (card->info.type != MMCHAL_CARD_SD && card->info.type != MMCHAL_CARD_MMC)
-		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
 	if (write && card->info.read_only)
-		return mmchal_card_fail_(card, MMCHAL_EROFS, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_EROFS);
 	return 0;
 }
 
 static int range_check(struct mmchal_card *card, uint64_t lba, uint32_t blocks)
 {
 	if (blocks == 0u)
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_EINVAL);
 	if (lba >= card->info.sectors || blocks > card->info.sectors - lba)
-		return mmchal_card_fail_(card, MMCHAL_ERANGE, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_ERANGE);
 	return 0;
 }
 
@@ -131,71 +131,59 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	/* the eMMC read-only build (config.h) keeps no write path */
 	bool write = !MMCHAL_EMMC_RO && dir == MMCHAL_DIR_TO_CARD;
 	bool multi = blocks > 1u;
-	struct mmchal_cmd sbc, cmd, stop;
-	struct mmchal_data data;
-	struct mmchal_request req;
+	struct {
+		struct mmchal_cmd sbc, cmd, stop;
+		struct mmchal_data data;
+		struct mmchal_request req;
+	} r;
 	uint32_t per_block = write ? WRITE_TIMEOUT_MS : READ_TIMEOUT_MS;
 	uint64_t timeout = cmd_timeout(card) + (uint64_t)blocks * per_block;
 	int err;
 
-	memset(&sbc, 0, sizeof(sbc));
-	memset(&cmd, 0, sizeof(cmd));
-	memset(&stop, 0, sizeof(stop));
-	memset(&data, 0, sizeof(data));
-	memset(&req, 0, sizeof(req));
+	memset(&r, 0, sizeof(r));
 	*ok_blocks = 0;
 	if (write)
-		cmd.opcode = multi ? CARD_CMD_WRITE_MULTIPLE : CARD_CMD_WRITE_SINGLE;
+		r.cmd.opcode = multi ? CARD_CMD_WRITE_MULTIPLE : CARD_CMD_WRITE_SINGLE;
 	else
-		cmd.opcode = multi ? CARD_CMD_READ_MULTIPLE : CARD_CMD_READ_SINGLE;
-	cmd.arg = addr_arg(card, lba);
-	cmd.flags = MMCHAL_RSP_R1;
-	data.dir = dir;
-	data.blksz = MMCHAL_CARD_BLKSZ;
-	data.blocks = blocks;
-	data.sg = sg;
-	data.sg_len = nsg;
-	data.timeout_ns = per_block * 1000000u;
-	req.cmd = &cmd;
-	req.data = &data;
+		r.cmd.opcode = multi ? CARD_CMD_READ_MULTIPLE : CARD_CMD_READ_SINGLE;
+	r.cmd.arg = addr_arg(card, lba);
+	r.cmd.flags = MMCHAL_RSP_R1;
+	r.data.dir = dir;
+	r.data.blksz = MMCHAL_CARD_BLKSZ;
+	r.data.blocks = blocks;
+	r.data.sg = sg;
+	r.data.sg_len = nsg;
+	r.data.timeout_ns = per_block * 1000000u;
+	r.req.cmd = &r.cmd;
+	r.req.data = &r.data;
 	if (multi && card->info.cmd23) {
 		/* CMD23: SET_BLOCK_COUNT */
-		sbc.opcode = CARD_CMD_SET_BLOCK_COUNT;
-		sbc.arg = blocks;
-		sbc.flags = MMCHAL_RSP_R1;
-		req.sbc = &sbc;
+		r.sbc.opcode = CARD_CMD_SET_BLOCK_COUNT;
+		r.sbc.arg = blocks;
+		r.sbc.flags = MMCHAL_RSP_R1;
+		r.req.sbc = &r.sbc;
 	} else if (multi) {
 		/* CMD12 ends an open-ended transfer; busy after a write */
-		stop.opcode = CARD_CMD_STOP;
-		stop.flags = write ? MMCHAL_RSP_R1B : MMCHAL_RSP_R1;
-		stop.busy_timeout_ms = write ? WRITE_TIMEOUT_MS : 0u;
-		req.stop = &stop;
+		r.stop.opcode = CARD_CMD_STOP;
+		r.stop.flags = write ? MMCHAL_RSP_R1B : MMCHAL_RSP_R1;
+		r.stop.busy_timeout_ms = write ? WRITE_TIMEOUT_MS : 0u;
+		r.req.stop = &r.stop;
 	}
 	if (timeout > UINT32_MAX)
 		timeout = UINT32_MAX;
 	err = mmchal_card_note_err_(card, mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx,
-								      &req, (uint32_t)timeout));
+								      &r.req, (uint32_t)timeout));
 	if (err) {
-		uint32_t op = sbc.error    ? CARD_CMD_SET_BLOCK_COUNT
-			      : stop.error ? CARD_CMD_STOP
-					   : cmd.opcode;
+		const struct mmchal_cmd *f = r.sbc.error ? &r.sbc : r.stop.error ? &r.stop : &r.cmd;
 
-		uint32_t arg = op == cmd.opcode ? cmd.arg : (sbc.error ? sbc.arg : 0u);
-
-		mmchal_card_fail_(card, err, op, false, arg);
+		mmchal_card_fail_op_(card, err, f->opcode, f->arg);
 		/* the command was answered: its status goes with the failure */
-		if (op == cmd.opcode && !cmd.error)
-			mmchal_card_fail_status_(card, cmd.resp[0]);
+		if (f == &r.cmd && !r.cmd.error)
+			mmchal_card_fail_status_(card, r.cmd.resp[0]);
 	} else {
-		int e_cmd = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-		int e_stop = req.stop ? mmchal_card_status_err_(stop.resp[0], R1_CMD_ERRORS) : 0;
-
-		err = e_cmd ? e_cmd : e_stop;
-		if (err) {
-			mmchal_card_fail_(card, err, e_cmd ? cmd.opcode : CARD_CMD_STOP, false,
-					  e_cmd ? cmd.arg : 0u);
-			mmchal_card_fail_status_(card, e_cmd ? cmd.resp[0] : stop.resp[0]);
-		}
+		err = mmchal_card_check_(card, &r.cmd, R1_CMD_ERRORS, false);
+		if (!err && r.req.stop)
+			err = mmchal_card_check_(card, &r.stop, R1_CMD_ERRORS, false);
 	}
 	if (!err && write) {
 		/* the data is safe once programming is over */
@@ -210,7 +198,7 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	/* Refused before anything was sent (EINVAL with no command failed,
 	 * host_core.h): the card is where it was, and recovery would send
 	 * commands for a request that never reached it. */
-	if (err == MMCHAL_EINVAL && !sbc.error && !cmd.error && !stop.error)
+	if (err == MMCHAL_EINVAL && !r.sbc.error && !r.cmd.error && !r.stop.error)
 		return err;
 	recover(card);
 	if (write && card->info.type == MMCHAL_CARD_SD) {
@@ -222,7 +210,7 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 			card->err.bytes_from_card = true;
 		}
 	} else if (!write) {
-		*ok_blocks = data.bytes_xfered / MMCHAL_CARD_BLKSZ;
+		*ok_blocks = r.data.bytes_xfered / MMCHAL_CARD_BLKSZ;
 		if (*ok_blocks > blocks)
 			*ok_blocks = blocks;
 	}
@@ -239,14 +227,16 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 	uint32_t done = 0;
 	int err;
 
-	err = range_check(card, lba, blocks);
+	err = io_enter(card, dir == MMCHAL_DIR_TO_CARD);
+	if (!err)
+		err = range_check(card, lba, blocks);
 	if (err)
 		return err;
 	if (mmchal_card_sg_check_(sg, nsg, (uint64_t)blocks * MMCHAL_CARD_BLKSZ))
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_EINVAL);
 	err = split_limits(card, &lim);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 	while (done < blocks) {
 		const struct mmchal_sg *list;
 		uint32_t nlist, n, ok;
@@ -263,16 +253,12 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 			break;
 	}
 	card->err.bytes_done = (uint64_t)done * MMCHAL_CARD_BLKSZ;
-	return err ? mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0) : 0;
+	return mmchal_card_refuse_(card, err);
 }
 
 int mmchal_card_read(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		     const struct mmchal_sg *sg, uint32_t nsg)
 {
-	int err = io_enter(card, false);
-
-	if (err)
-		return err;
 	return xfer(card, MMCHAL_DIR_FROM_CARD, lba, blocks, sg, nsg);
 }
 
@@ -283,7 +269,7 @@ static int refuse(struct mmchal_card *card)
 	if (!card)
 		return MMCHAL_EINVAL;
 	mmchal_card_err_clear_(card);
-	return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false, 0);
+	return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
 }
 
 int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
@@ -308,26 +294,14 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 int mmchal_card_write(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		      const struct mmchal_sg *sg, uint32_t nsg)
 {
-	int err = io_enter(card, true);
-
-	if (err)
-		return err;
 	return xfer(card, MMCHAL_DIR_TO_CARD, lba, blocks, sg, nsg);
 }
 
 static int erase_cmd(struct mmchal_card *card, uint32_t opcode, uint32_t arg)
 {
 	struct mmchal_cmd cmd;
-	int err = mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R1);
 
-	if (err)
-		return err;
-	err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-	if (err) {
-		mmchal_card_fail_(card, err, opcode, false, arg);
-		mmchal_card_fail_status_(card, cmd.resp[0]);
-	}
-	return err;
+	return mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 }
 
 int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
@@ -342,7 +316,7 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 	if (err)
 		return err;
 	if (kind != MMCHAL_CARD_ERASE && kind != MMCHAL_CARD_DISCARD)
-		return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, MMCHAL_EINVAL);
 	err = range_check(card, lba, blocks);
 	if (err)
 		return err;
@@ -360,15 +334,13 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		if (kind == MMCHAL_CARD_ERASE) {
 			/* an eMMC erases whole erase groups (JEDEC 6.6.9) */
 			if (lba % unit || blocks % unit)
-				return mmchal_card_fail_(card, MMCHAL_EINVAL, MMCHAL_CARD_NO_CMD,
-							 false, 0);
+				return mmchal_card_refuse_(card, MMCHAL_EINVAL);
 		} else if (card->info.ext_csd.rev >= 6u) {
 			arg = 3u; /* DISCARD, eMMC 4.5 */
 		} else if (card->info.ext_csd.trim) {
 			arg = 1u; /* TRIM, eMMC 4.4 */
 		} else {
-			return mmchal_card_fail_(card, MMCHAL_ENOTSUP, MMCHAL_CARD_NO_CMD, false,
-						 0);
+			return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
 		}
 		units = (blocks + unit - 1u) / unit;
 	}

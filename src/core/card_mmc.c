@@ -53,7 +53,7 @@ static int mmc_op_cond(struct mmchal_card *card)
 			return 0;
 		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, false, MMC_OCR_ARG);
+	return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG);
 }
 
 /* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
@@ -72,6 +72,156 @@ static int mmc_switch_check(struct mmchal_card *card)
 	return mmchal_card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
 }
 
+/*
+ * Bus mode changes are sequences of steps, one 16-bit word each, run by
+ * mmc_steps() until the first failure or the 0 that ends a sequence:
+ *   SW(index, value)   CMD6 writing EXT_CSD BUS_WIDTH (W) or HS_TIMING (T)
+ *   IOS(timing, clock) the host's timing and clock, then set_ios
+ * Flags: CHK  CMD13 afterwards (mmc_switch_check);
+ *        W8   (SW) value + 1 on an 8-bit bus (the 8-bit code of a width);
+ *        NOCALL (IOS) set the timing only, set_ios comes later.
+ */
+#define STEP_SW     (1u << 14)
+#define STEP_IOS    (2u << 14)
+#define STEP_CHK    (1u << 13)
+#define STEP_HS_IDX (1u << 12) /* SW: HS_TIMING, else BUS_WIDTH */
+#define STEP_W8     (1u << 11) /* SW */
+#define STEP_NOCALL (1u << 11) /* IOS */
+#define STEP_CLK(c) ((uint32_t)(c) << 4)
+#define CLK_KEEP    0u
+#define CLK_HS      1u /* 52 MHz, or 26 MHz for an HS26-only card */
+#define CLK_52      2u
+#define CLK_200     3u
+#define CLK_LEGACY  4u
+#define W(v)        (STEP_SW | (v))
+#define T(v)        (STEP_SW | STEP_HS_IDX | (v))
+#define IOS(t, c)   (STEP_IOS | STEP_CLK(c) | (t))
+
+/* HS400 did not come up (HS on the 8-bit single data rate bus, the state
+   every HS400 switch starts from), HS200 did not work (HS at 52 MHz, which
+   an HS200 card reaches from any timing mode), plain HS: one array, entered
+   at different steps. */
+static const uint16_t seq_hs400_back[] = {
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
+	/* seq_hs: HS_TIMING = 1, then CMD13 at the new timing, as Linux
+	   mmc_switch_status does */
+	T(EXT_CSD_TIMING_HS),
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
+	W(EXT_CSD_WIDTH_8) | STEP_CHK,
+	0,
+};
+static const uint16_t seq_hs200_back[] = {
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
+	T(EXT_CSD_TIMING_HS),
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
+	0,
+};
+#define seq_hs (seq_hs200_back + 1)
+
+/* HS400 from tuned HS200: HS at 52 MHz, 8-bit DDR, HS_TIMING = 3, 200 MHz
+   (JEDEC 6.6.2.3, Linux mmc_select_hs400). */
+static const uint16_t seq_hs400[] = {
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
+	T(EXT_CSD_TIMING_HS),
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
+	W(EXT_CSD_WIDTH_8_DDR) | STEP_CHK,
+	T(EXT_CSD_TIMING_HS400),
+	IOS(MMCHAL_TIMING_MMC_HS400, CLK_200) | STEP_CHK,
+	0,
+};
+
+/* HS200: HS_TIMING = 2 at up to 200 MHz on 1.8 V (tuning follows). */
+static const uint16_t seq_hs200[] = {
+	T(EXT_CSD_TIMING_HS200),
+	IOS(MMCHAL_TIMING_MMC_HS200, CLK_200) | STEP_CHK,
+	0,
+};
+
+/* DDR52 from HS: BUS_WIDTH 5 or 6. */
+static const uint16_t seq_ddr52[] = {
+	W(EXT_CSD_WIDTH_4_DDR) | STEP_W8 | STEP_CHK,
+	IOS(MMCHAL_TIMING_MMC_DDR52, CLK_KEEP),
+	0,
+};
+
+/* DDR52 failed: single data rate HS on the width already set, the card back
+   to SDR, then the host, which may have been told DDR52 already (a set_ios
+   that failed). */
+static const uint16_t seq_ddr52_back[] = {
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_KEEP) | STEP_NOCALL,
+	W(EXT_CSD_WIDTH_4) | STEP_W8 | STEP_CHK,
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_KEEP),
+	0,
+};
+
+/* The card refused HS (SWITCH_ERROR): legacy timing, as Linux
+   mmc_select_timing goes on after -EBADMSG. */
+static const uint16_t seq_legacy[] = {
+	IOS(MMCHAL_TIMING_LEGACY, CLK_LEGACY),
+	0,
+};
+
+/* Neither wide bus works: the card back on one bit. */
+static const uint16_t seq_width_1[] = {
+	W(EXT_CSD_WIDTH_1) | STEP_CHK,
+	0,
+};
+
+/* The clock of a CLK_* code (not CLK_KEEP), before the host's limit. */
+static uint32_t step_clock(const struct mmchal_card *card, unsigned code)
+{
+	uint32_t f;
+
+	switch (code) {
+	case CLK_HS:
+		return (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
+									  : MMC_CLOCK_HS26;
+	case CLK_52:
+		return MMC_CLOCK_HS52;
+	case CLK_200:
+		return MMC_CLOCK_HS200;
+	default:
+		f = card->info.csd.tran_speed_hz;
+		return (f == 0u || f > MMC_CLOCK_LEGACY) ? MMC_CLOCK_LEGACY : f;
+	}
+}
+
+static int mmc_steps(struct mmchal_card *card, const uint16_t *step)
+{
+	int err = 0;
+
+	for (; !err && *step; step++) {
+		uint32_t s = *step;
+
+		if (s & STEP_SW) {
+			uint32_t v = s & 7u;
+
+			if ((s & STEP_W8) && card->ios.bus_width == MMCHAL_BUS_WIDTH_8)
+				v++;
+			err = mmc_switch(
+				card, (s & STEP_HS_IDX) ? EXT_CSD_HS_TIMING : EXT_CSD_BUS_WIDTH, v);
+		} else {
+			unsigned clk = (s >> 4) & 7u;
+
+			card->ios.timing = (enum mmchal_timing)(s & 0xfu);
+			/* HS200 signals at 1.8 V; a slot that cannot switch has its
+			   eMMC I/O wired to 1.8 V already (the binding's
+			   mmc-hs200-1_8v) */
+			if (card->ios.timing == MMCHAL_TIMING_MMC_HS200 &&
+			    (card->caps.bus & MMCHAL_BUS_1_8V))
+				card->ios.signal_voltage = MMCHAL_SIGNAL_180;
+			if (clk != CLK_KEEP)
+				card->ios.clock_hz = mmchal_card_max_clock_(card,
+									    step_clock(card, clk));
+			if (!(s & STEP_NOCALL))
+				err = mmchal_card_set_ios_(card);
+		}
+		if (!err && (s & STEP_CHK))
+			err = mmc_switch_check(card);
+	}
+	return err;
+}
+
 static int mmc_read_ext_csd(struct mmchal_card *card, struct mmchal_ext_csd *ext)
 {
 	int err = mmchal_card_read_reg_(card, CARD_CMD_SEND_IF_COND, 0, false, 512);
@@ -80,7 +230,7 @@ static int mmc_read_ext_csd(struct mmchal_card *card, struct mmchal_ext_csd *ext
 		return err;
 	err = mmchal_card_decode_ext_csd_(card->cfg.buf, ext);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_IF_COND, false, 0);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_IF_COND, 0);
 	return 0;
 }
 
@@ -103,7 +253,7 @@ static int mmc_try_width(struct mmchal_card *card, uint32_t ext_val, enum mmchal
 		err = mmc_read_ext_csd(card, &now);
 	if (!err && (now.sec_count != was->sec_count || now.card_type != was->card_type ||
 		     now.rev != was->rev || now.bus_width != ext_val))
-		err = mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, false, 0);
+		err = mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND, 0);
 	if (err) {
 		card->ios.bus_width = MMCHAL_BUS_WIDTH_1;
 		if (err != MMCHAL_ENOMEDIUM)
@@ -131,108 +281,32 @@ static int mmc_bus_width(struct mmchal_card *card)
 	}
 	if (err == MMCHAL_ENOTSUP)
 		return 0;
-	/* neither width works: put the card back on one bit and go on */
-	err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_1);
-	if (!err)
-		err = mmc_switch_check(card);
-	return err;
+	return mmc_steps(card, seq_width_1);
 }
 
-/* HS_TIMING = 1 at 52 MHz (26 MHz for an HS26-only card). */
-static int mmc_hs(struct mmchal_card *card)
-{
-	int err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS);
-
-	if (err)
-		return err;
-	card->ios.timing = MMCHAL_TIMING_MMC_HS;
-	card->ios.clock_hz = mmchal_card_max_clock_(
-		card, (card->info.ext_csd.card_type & EXT_CSD_TYPE_HS52) ? MMC_CLOCK_HS52
-									 : MMC_CLOCK_HS26);
-	err = mmchal_card_set_ios_(card);
-	if (err)
-		return err;
-	/* CMD13 at the new timing, as Linux mmc_switch_status does */
-	return mmc_switch_check(card);
-}
-
-/* DDR52 from HS: BUS_WIDTH 5 or 6. */
-static int mmc_ddr52(struct mmchal_card *card)
-{
-	bool w8 = card->ios.bus_width == MMCHAL_BUS_WIDTH_8;
-	int err;
-
-	err = mmc_switch(card, EXT_CSD_BUS_WIDTH, w8 ? EXT_CSD_WIDTH_8_DDR : EXT_CSD_WIDTH_4_DDR);
-	if (!err)
-		err = mmc_switch_check(card);
-	if (err)
-		return err;
-	card->ios.timing = MMCHAL_TIMING_MMC_DDR52;
-	return mmchal_card_set_ios_(card);
-}
-
-/* HS200: HS_TIMING = 2 at up to 200 MHz on 1.8 V, then CMD21 tuning. */
+/* HS200 and CMD21 tuning. */
 static int mmc_hs200(struct mmchal_card *card)
 {
-	int err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS200);
+	int err = mmc_steps(card, seq_hs200);
 
-	if (err)
-		return err;
-	card->ios.timing = MMCHAL_TIMING_MMC_HS200;
-	/* HS200 signals at 1.8 V; a slot that cannot switch has its eMMC I/O
-	   wired to 1.8 V already (the binding's mmc-hs200-1_8v) */
-	if (card->caps.bus & MMCHAL_BUS_1_8V)
-		card->ios.signal_voltage = MMCHAL_SIGNAL_180;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS200);
-	err = mmchal_card_set_ios_(card);
-	if (!err)
-		err = mmc_switch_check(card);
 	if (err)
 		return err;
 	err = mmchal_host_execute_tuning(card->cfg.ops, card->cfg.ctx, CARD_CMD_SEND_TUNING_MMC);
 	if (err == MMCHAL_ENOTSUP)
 		return 0;
 	if (err)
-		return mmchal_card_fail_(card, mmchal_card_note_err_(card, err),
-					 CARD_CMD_SEND_TUNING_MMC, false, 0);
+		return mmchal_card_fail_op_(card, mmchal_card_note_err_(card, err),
+					    CARD_CMD_SEND_TUNING_MMC, 0);
 	card->info.tuned = true;
 	return 0;
 }
 
-/* HS400 from tuned HS200: HS at 52 MHz, 8-bit DDR, HS_TIMING = 3, 200 MHz
-   (JEDEC 6.6.2.3, Linux mmc_select_hs400). */
-static int mmc_hs400(struct mmchal_card *card)
+/* A failed mode change: start again from a known state. */
+static int mmc_fall_back(struct mmchal_card *card, const uint16_t *seq)
 {
-	int err;
-
-	card->ios.timing = MMCHAL_TIMING_MMC_HS;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
-	err = mmchal_card_set_ios_(card);
-	if (!err)
-		err = mmc_hs(card);
-	if (!err)
-		err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8_DDR);
-	if (!err)
-		err = mmc_switch_check(card);
-	if (!err)
-		err = mmc_switch(card, EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS400);
-	if (err)
-		return err;
-	card->ios.timing = MMCHAL_TIMING_MMC_HS400;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS200);
-	err = mmchal_card_set_ios_(card);
-	if (!err)
-		err = mmc_switch_check(card);
-	return err;
-}
-
-static uint32_t mmc_legacy_clock(const struct mmchal_card *card)
-{
-	uint32_t f = card->info.csd.tran_speed_hz;
-
-	if (f == 0u || f > MMC_CLOCK_LEGACY)
-		f = MMC_CLOCK_LEGACY;
-	return mmchal_card_max_clock_(card, f);
+	mmchal_card_err_clear_(card);
+	card->info.tuned = false;
+	return mmc_steps(card, seq);
 }
 
 static int mmc_timing(struct mmchal_card *card)
@@ -248,69 +322,26 @@ static int mmc_timing(struct mmchal_card *card)
 			if (!(bus & MMCHAL_BUS_HS400) || !(ct & EXT_CSD_TYPE_HS400_18) ||
 			    card->ios.bus_width != MMCHAL_BUS_WIDTH_8)
 				return 0;
-			err = mmc_hs400(card);
+			err = mmc_steps(card, seq_hs400);
 			if (!err || err == MMCHAL_ENOMEDIUM)
 				return err;
-			/* HS400 did not come up: HS on the 8-bit single data rate bus,
-			   the state every HS400 switch starts from */
-			mmchal_card_err_clear_(card);
-			card->info.tuned = false;
-			card->ios.timing = MMCHAL_TIMING_MMC_HS;
-			card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
-			err = mmchal_card_set_ios_(card);
-			if (!err)
-				err = mmc_hs(card);
-			if (!err)
-				err = mmc_switch(card, EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8);
-			if (!err)
-				err = mmc_switch_check(card);
-			return err;
+			return mmc_fall_back(card, seq_hs400_back);
 		}
 		if (err == MMCHAL_ENOMEDIUM)
 			return err;
-		/* HS200 did not work: come back to HS at 52 MHz, which an HS200
-		   card reaches from any timing mode */
-		mmchal_card_err_clear_(card);
-		card->info.tuned = false;
-		card->ios.timing = MMCHAL_TIMING_MMC_HS;
-		card->ios.clock_hz = mmchal_card_max_clock_(card, MMC_CLOCK_HS52);
-		err = mmchal_card_set_ios_(card);
-		if (err)
-			return err;
-		return mmc_hs(card);
+		return mmc_fall_back(card, seq_hs200_back);
 	}
 	if (!(bus & MMCHAL_BUS_MMC_HS) || !(ct & (EXT_CSD_TYPE_HS52 | EXT_CSD_TYPE_HS26)))
 		return 0;
-	err = mmc_hs(card);
-	if (err == MMCHAL_EILSEQ) {
-		/* the card refused HS (SWITCH_ERROR): stay at legacy timing, as
-		   Linux mmc_select_timing goes on after -EBADMSG */
-		mmchal_card_err_clear_(card);
-		card->ios.timing = MMCHAL_TIMING_LEGACY;
-		card->ios.clock_hz = mmc_legacy_clock(card);
-		return mmchal_card_set_ios_(card);
-	}
+	err = mmc_steps(card, seq_hs);
+	if (err == MMCHAL_EILSEQ)
+		return mmc_fall_back(card, seq_legacy);
 	if (err)
 		return err;
 	if ((bus & MMCHAL_BUS_MMC_DDR52) && (ct & EXT_CSD_TYPE_DDR52_18_33) && wide) {
-		err = mmc_ddr52(card);
-		if (err == MMCHAL_ENOMEDIUM)
-			return err;
-		if (err) {
-			/* stay at single data rate HS on the width already set: the
-			   card back to SDR, then the host, which may have been told
-			   DDR52 already (a set_ios that failed) */
-			mmchal_card_err_clear_(card);
-			card->ios.timing = MMCHAL_TIMING_MMC_HS;
-			err = mmc_switch(card, EXT_CSD_BUS_WIDTH,
-					 card->ios.bus_width == MMCHAL_BUS_WIDTH_8
-						 ? EXT_CSD_WIDTH_8
-						 : EXT_CSD_WIDTH_4);
-			if (!err)
-				err = mmc_switch_check(card);
-			if (!err)
-				err = mmchal_card_set_ios_(card);
-		}
+		err = mmc_steps(card, seq_ddr52);
+		if (err && err != MMCHAL_ENOMEDIUM)
+			err = mmc_fall_back(card, seq_ddr52_back);
 	}
 	return err;
 }
@@ -323,10 +354,9 @@ static int mmc_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
 	if (err)
 		return err;
-	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
 	mmchal_card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
 
 	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
@@ -337,13 +367,12 @@ static int mmc_select(struct mmchal_card *card)
 		return err;
 
 	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
 	if (err)
 		return err;
-	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
 	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 
 	/* CMD7: SELECT_CARD */
 	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
@@ -361,13 +390,12 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 	err = mmc_select(card);
 	if (err)
 		return err;
 
-	card->ios.clock_hz = mmc_legacy_clock(card);
-	err = mmchal_card_set_ios_(card);
+	err = mmc_steps(card, seq_legacy);
 	if (err)
 		return err;
 
@@ -400,13 +428,7 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 	if (!card->info.block_addr) {
 		/* CMD16: SET_BLOCKLEN for a byte-addressed card */
 		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				       MMCHAL_RSP_R1);
-		if (!err && mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
-			err = mmchal_card_fail_(card,
-						mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
-						CARD_CMD_SET_BLOCKLEN, false, MMCHAL_CARD_BLKSZ);
-			mmchal_card_fail_status_(card, cmd.resp[0]);
-		}
+				       MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 	}
 	return err;
 }

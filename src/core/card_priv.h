@@ -213,15 +213,29 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 void mmchal_card_err_clear_(struct mmchal_card *card);
 /* Record a failure unless one is already recorded; returns @err. */
 int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg);
+/* The same for a command that is no application command. */
+int mmchal_card_fail_op_(struct mmchal_card *card, int err, uint32_t opcode, uint32_t arg);
 /* Record the card status with the current failure. */
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status);
+/* Record a failure that is no command's (MMCHAL_CARD_NO_CMD); returns @err. */
+int mmchal_card_refuse_(struct mmchal_card *card, int err);
+/* Fail @cmd (its opcode and argument, with its status) when its response has
+   an error of @mask; returns 0 or the error. */
+int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
+		       bool app);
 
 void mmchal_card_delay_(struct mmchal_card *card, uint32_t us);
 int mmchal_card_set_ios_(struct mmchal_card *card);
 
+/* Flag of mmchal_card_cmd_() (never sent): the R1 errors of the response
+   fail the command (mmchal_card_check_() with R1_CMD_ERRORS). */
+#define CARD_CMD_CHECK (1u << 31)
+
 /* One command without data. @cmd gets the response. */
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		     uint32_t arg, uint32_t flags);
+/* An R2 command (CMD2, CMD9): the 128-bit register into @reg. */
+int mmchal_card_cmd_r2_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, uint32_t reg[4]);
 /* An R1b command: checks the R1 errors and waits for the end of busy. */
 int mmchal_card_cmd_r1b_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 			 uint32_t arg, uint32_t busy_ms);
@@ -231,6 +245,11 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 /* A one-block register read into cfg.buf (blksz bytes), optionally an ACMD. */
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
 			  uint32_t blksz);
+/* ACMD41 (@app) or CMD5 (R3/R4) until the OCR busy bit says power-up is
+   done; info.ocr gets each answer, *answered is set at the first
+   (card_sd.c). */
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered);
 /* Wait for the end of busy after an R1b command. */
 int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms);
 /* CMD13 until the card is back in the transfer state; checks @mask. */

@@ -15,7 +15,8 @@
 #include "core/mem.h"
 
 #define OP_COND_TRIES_DEFAULT 1000u
-/* ~1 s of ACMD41 polling with the caller's delay (Linux 100 x 10 ms, U-Boot 1000 x 1 ms) */
+/* ~1 s of ACMD41 or CMD5 polling with the caller's delay (Linux 100 x 10 ms,
+   U-Boot 1000 x 1 ms) */
 #define OP_COND_POLL_US       1000u
 
 #define SD_CLOCK_DS 25000000u
@@ -26,21 +27,15 @@
 #define SD_SWITCH_SET_HS   0x80fffff1u
 #define CCC_SWITCH         (1u << 10)
 
-static uint32_t op_cond_tries(const struct mmchal_card *card)
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered)
 {
-	return card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
-}
-
-/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done. */
-static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
-{
-	uint32_t arg = OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u);
-	uint32_t tries = op_cond_tries(card);
+	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
 	struct mmchal_cmd cmd;
 
 	for (uint32_t i = 0; i < tries; i++) {
-		int err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SD_SEND_OP_COND, arg,
-					    MMCHAL_RSP_R3);
+		int err = app ? mmchal_card_acmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3)
+			      : mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3);
 
 		if (err)
 			return err;
@@ -50,7 +45,7 @@ static int sd_op_cond(struct mmchal_card *card, bool v2, bool *answered)
 			return 0;
 		mmchal_card_delay_(card, OP_COND_POLL_US);
 	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_ACMD_SD_SEND_OP_COND, true, arg);
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, opcode, app, arg);
 }
 
 /* CMD3: SEND_RELATIVE_ADDR; the card picks the RCA (R6 [31:16]). */
@@ -68,7 +63,7 @@ static int sd_get_rca(struct mmchal_card *card)
 		if (card->info.rca)
 			return 0;
 	}
-	return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+	return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 }
 
 /* CMD2, CMD3, CMD9, CMD7: from ready to the transfer state. */
@@ -79,10 +74,9 @@ static int sd_select(struct mmchal_card *card)
 	int err;
 
 	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_ALL_SEND_CID, 0, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
 	if (err)
 		return err;
-	memcpy(card->info.raw_cid, cmd.resp, sizeof(card->info.raw_cid));
 	mmchal_card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
 
 	err = sd_get_rca(card);
@@ -91,13 +85,12 @@ static int sd_select(struct mmchal_card *card)
 	rca_arg = (uint32_t)card->info.rca << 16;
 
 	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_CSD, rca_arg, MMCHAL_RSP_R2);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
 	if (err)
 		return err;
-	memcpy(card->info.raw_csd, cmd.resp, sizeof(card->info.raw_csd));
 	err = mmchal_card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
 	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_SEND_CSD, false, rca_arg);
+		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = 1;
 
@@ -105,11 +98,8 @@ static int sd_select(struct mmchal_card *card)
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
 	if (!err)
 		err = mmchal_card_wait_busy_(card, 0);
-	if (!err && mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS)) {
-		err = mmchal_card_fail_(card, mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS),
-					CARD_CMD_SELECT, false, rca_arg);
-		mmchal_card_fail_status_(card, cmd.resp[0]);
-	}
+	if (!err)
+		err = mmchal_card_check_(card, &cmd, R1_CMD_ERRORS, false);
 	return err;
 }
 
@@ -121,15 +111,10 @@ static int sd_bus_width(struct mmchal_card *card)
 
 	if (!(card->caps.bus & MMCHAL_BUS_4_BIT) || !(card->info.scr.bus_widths & 4u))
 		return 0;
-	err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1);
+	err = mmchal_card_acmd_(card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2,
+				MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 	if (err)
 		return err;
-	err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-	if (err) {
-		mmchal_card_fail_(card, err, CARD_ACMD_SET_BUS_WIDTH, true, 2);
-		mmchal_card_fail_status_(card, cmd.resp[0]);
-		return err;
-	}
 	card->ios.bus_width = MMCHAL_BUS_WIDTH_4;
 	return mmchal_card_set_ios_(card);
 }
@@ -168,14 +153,16 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 
 	card->info.sd_v2 = v2;
 	*answered = false;
-	err = sd_op_cond(card, v2, answered);
+	/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done */
+	err = mmchal_card_op_cond_(card, CARD_ACMD_SD_SEND_OP_COND,
+				   OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u), true, answered);
 	if (err)
 		return err;
 	/* CCS is valid once power-up is done; a 1.x card is always SDSC */
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 
 	err = sd_select(card);
 	if (err)
@@ -210,15 +197,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	if (!card->info.block_addr) {
 		/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN */
 		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				       MMCHAL_RSP_R1);
-		if (err)
-			return err;
-		err = mmchal_card_status_err_(cmd.resp[0], R1_CMD_ERRORS);
-		if (err) {
-			mmchal_card_fail_(card, err, CARD_CMD_SET_BLOCKLEN, false,
-					  MMCHAL_CARD_BLKSZ);
-			mmchal_card_fail_status_(card, cmd.resp[0]);
-		}
+				       MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 	}
 	return err;
 }

@@ -14,11 +14,9 @@
 
 #include "core/mem.h"
 
-#define OP_COND_TRIES_DEFAULT 1000u
-#define OP_COND_POLL_US       1000u
-#define SDIO_CLOCK_LOW        400000u
-#define SDIO_CLOCK_DS         25000000u
-#define SDIO_CLOCK_HS         50000000u
+#define SDIO_CLOCK_LOW 400000u
+#define SDIO_CLOCK_DS  25000000u
+#define SDIO_CLOCK_HS  50000000u
 
 /* CMD52: IO_RW_DIRECT, one byte (R5: flags [15:8], data [7:0]). */
 static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t addr, uint8_t in,
@@ -36,7 +34,7 @@ static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t a
 		      : (cmd.resp[0] & R5_OUT_OF_RANGE)    ? MMCHAL_ERANGE
 		      : (cmd.resp[0] & R5_ILLEGAL_COMMAND) ? MMCHAL_EILSEQ
 							   : MMCHAL_EIO;
-		mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, arg);
+		mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, arg);
 		mmchal_card_fail_status_(card, cmd.resp[0]);
 		return err;
 	}
@@ -70,6 +68,10 @@ static int sdio_cis_ptr(struct mmchal_card *card, uint32_t addr, uint32_t *ptr)
 	return 0;
 }
 
+/* The common CIS (function 0, pointer in the CCCR at 0x09, which is FBR 0's
+   place) and each function's (FBR n 0x09). */
+_Static_assert(FBR_BASE(0) + FBR_CIS_PTR == CCCR_CIS_PTR, "CCCR CIS pointer is FBR 0's");
+
 static int sdio_read_cis(struct mmchal_card *card)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
@@ -77,26 +79,22 @@ static int sdio_read_cis(struct mmchal_card *card)
 	uint32_t ptr = 0;
 	int err;
 
-	err = sdio_cis_ptr(card, CCCR_CIS_PTR, &ptr);
-	if (!err)
-		err = mmchal_card_cis_parse_(cis_read, card, ptr, true, &cis);
-	if (err)
-		return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
-	/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
-	if (!cis.manfid)
-		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_IO_RW_DIRECT, false,
-					 ptr << 9);
-	s->vendor = cis.vendor;
-	s->device = cis.device;
-	s->fn0_blk_size = cis.max_blk;
-	s->max_blk_size = cis.max_blk;
-	for (uint32_t fn = 1; fn <= s->nfuncs; fn++) {
+	for (uint32_t fn = 0; fn <= s->nfuncs; fn++) {
 		err = sdio_cis_ptr(card, FBR_BASE(fn) + FBR_CIS_PTR, &ptr);
 		if (!err)
-			err = mmchal_card_cis_parse_(cis_read, card, ptr, false, &cis);
+			err = mmchal_card_cis_parse_(cis_read, card, ptr, fn == 0u, &cis);
+		/* CISTPL_MANFID is mandatory in the common CIS (SDIO spec 16.7.3) */
+		if (!err && fn == 0u && !cis.manfid)
+			err = MMCHAL_EPROTO;
 		if (err)
-			return mmchal_card_fail_(card, err, CARD_CMD_IO_RW_DIRECT, false, ptr << 9);
-		s->fn_blk_size[fn - 1u] = cis.max_blk;
+			return mmchal_card_fail_op_(card, err, CARD_CMD_IO_RW_DIRECT, ptr << 9);
+		if (fn == 0u) {
+			s->vendor = cis.vendor;
+			s->device = cis.device;
+			s->fn0_blk_size = cis.max_blk;
+		} else {
+			s->fn_blk_size[fn - 1u] = cis.max_blk;
+		}
 		if (cis.max_blk > s->max_blk_size)
 			s->max_blk_size = cis.max_blk;
 	}
@@ -144,9 +142,9 @@ static int sdio_bus(struct mmchal_card *card)
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 {
 	struct mmchal_sdio_info *s = &card->info.sdio;
-	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
 	uint32_t arg = r4 & OCR_VDD_27_36;
 	struct mmchal_cmd cmd;
+	bool answered;
 	uint8_t rev;
 	int err;
 
@@ -155,24 +153,15 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	err = mmchal_card_type_known_(card,
 				      s->mem_present ? MMCHAL_CARD_SD_COMBO : MMCHAL_CARD_SDIO);
 	if (err)
-		return mmchal_card_fail_(card, err, MMCHAL_CARD_NO_CMD, false, 0);
+		return mmchal_card_refuse_(card, err);
 	/* nothing in the card's window that a 3.3 V slot can give */
 	if (arg == 0u)
-		return mmchal_card_fail_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, false, 0);
+		return mmchal_card_fail_op_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, 0);
 
 	/* CMD5 with the voltage window until the card is ready (C, bit 31) */
-	for (uint32_t i = 0;; i++) {
-		if (i == tries)
-			return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, CARD_CMD_IO_SEND_OP_COND,
-						 false, arg);
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, arg, MMCHAL_RSP_R4);
-		if (err)
-			return err;
-		card->info.ocr = cmd.resp[0];
-		if (cmd.resp[0] & OCR_BUSY)
-			break;
-		mmchal_card_delay_(card, OP_COND_POLL_US);
-	}
+	err = mmchal_card_op_cond_(card, CARD_CMD_IO_SEND_OP_COND, arg, false, &answered);
+	if (err)
+		return err;
 
 	/* CMD3: SEND_RELATIVE_ADDR (R6) */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
@@ -180,7 +169,7 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 		return err;
 	card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
 	if (!card->info.rca)
-		return mmchal_card_fail_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, false, 0);
+		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 	/* CMD7: SELECT_CARD */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
 			       MMCHAL_RSP_R1B);

@@ -32,12 +32,12 @@ int mmchal_card_sg_check_(const struct mmchal_sg *sg, uint32_t nsg, uint64_t byt
 	return sum == bytes ? 0 : MMCHAL_EINVAL;
 }
 
-/* Move the cursor back by @n bytes. */
-static void rewind_cursor(struct mmchal_card_split_ *cur, uint64_t n)
+/* Move the cursor back by @n bytes (less than a block). */
+static void rewind_cursor(struct mmchal_card_split_ *cur, uint32_t n)
 {
 	while (n) {
 		if (cur->off >= n) {
-			cur->off -= (uint32_t)n;
+			cur->off -= n;
 			return;
 		}
 		n -= cur->off;
@@ -69,7 +69,8 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 	while (cur->idx < cur->nsg && bytes < cap) {
 		const struct mmchal_sg *e = &cur->sg[cur->idx];
 		uint64_t addr = e->phys + cur->off;
-		uint64_t piece = e->len - cur->off;
+		/* never more than one entry's length */
+		uint32_t piece = e->len - cur->off;
 		bool limited = false;
 
 		if (n > 0u && vb) {
@@ -86,7 +87,7 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 		if (n == max_segs)
 			break;
 		if (piece > cap - bytes)
-			piece = cap - bytes;
+			piece = (uint32_t)(cap - bytes);
 		if (lim->max_seg_size && piece > lim->max_seg_size) {
 			piece = lim->max_seg_size;
 			limited = true;
@@ -95,7 +96,7 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 			uint64_t room = (lim->seg_boundary - (addr & lim->seg_boundary)) + 1u;
 
 			if (piece > room) {
-				piece = room;
+				piece = (uint32_t)room;
 				limited = false;
 			}
 		}
@@ -105,16 +106,16 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 			uint64_t end = (addr + piece) & ~vb;
 
 			if (end > addr)
-				piece = end - addr;
+				piece = (uint32_t)(end - addr);
 		}
 		if (piece != e->len)
 			cut = true;
 		out[n].cpu = e->cpu ? (uint8_t *)e->cpu + cur->off : NULL;
 		out[n].phys = addr;
-		out[n].len = (uint32_t)piece;
+		out[n].len = piece;
 		n++;
 		bytes += piece;
-		cur->off += (uint32_t)piece;
+		cur->off += piece;
 		if (cur->off == e->len) {
 			cur->idx++;
 			cur->off = 0;
@@ -122,10 +123,10 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 	}
 	/* stopped inside a block (segment count): give back the partial block */
 	if (bytes % MMCHAL_CARD_BLKSZ) {
-		uint64_t excess = bytes % MMCHAL_CARD_BLKSZ;
+		uint32_t excess = (uint32_t)(bytes % MMCHAL_CARD_BLKSZ);
 
 		if (excess == bytes) {
-			rewind_cursor(cur, bytes);
+			rewind_cursor(cur, excess);
 			return MMCHAL_EINVAL;
 		}
 		rewind_cursor(cur, excess);
@@ -136,7 +137,7 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 				excess -= out[n - 1u].len;
 				n--;
 			} else {
-				out[n - 1u].len -= (uint32_t)excess;
+				out[n - 1u].len -= excess;
 				excess = 0;
 			}
 		}

@@ -254,6 +254,19 @@ static void test_read_reg(void **state)
 	assert_int_equal(card.err.opcode, CARD_CMD_SEND_IF_COND);
 	assert_false(card.err.status_valid);
 	assert_int_equal(card.err.status, 0);
+	/* the command is answered and the data phase fails (the card sends on
+	   another width than the host reads): the answer's status goes with
+	   the failure */
+	mmchal_card_err_clear_(&card);
+	fk.ios.bus_width = fk.ios.bus_width == MMCHAL_BUS_WIDTH_1 ? MMCHAL_BUS_WIDTH_4
+								  : MMCHAL_BUS_WIDTH_1;
+	assert_int_equal(mmchal_card_read_reg_(&card, CARD_CMD_SEND_IF_COND, 0, false, 512),
+			 MMCHAL_EIO);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, CARD_CMD_SEND_IF_COND);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST);
+	fk.ios = card.ios;
 	/* the card does not answer (not in tran): the host sees a clean data
 	   phase and marks the command as failed, so there is no status */
 	mmchal_card_err_clear_(&card);

@@ -538,6 +538,15 @@ static void test_byte_addressed(void **state)
 	assert_int_equal(mmchal_card_read(&card, 3, 1, &sg, 1), 0);
 	assert_int_equal(fk.log_arg[0], 3 * 512);
 	assert_memory_equal(regbuf, &image[3 * 512], 512);
+	/* the card goes away during HS200: identification stops there, no
+	   CMD16 follows */
+	start();
+	fk.mmc_byte_mode = true;
+	fk.caps.bus |= MMCHAL_BUS_HS200;
+	fk.tuning_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.opcode, 21);
+	assert_int_equal(nth(16, 0), FAKE_LOG_LEN);
 	/* CMD16 refused */
 	start();
 	fk.mmc_byte_mode = true;
