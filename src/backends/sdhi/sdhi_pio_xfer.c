@@ -169,52 +169,49 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 			idx++;
 			pos = 0;
 		}
-		s->sg_idx = idx;
-		s->sg_off = pos;
-		s->blocks_done++;
-		return 0;
+		goto done;
 	}
 	for (uint32_t i = 0; i < d->blksz; i += w) {
 		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
-		uint64_t v = 0;
-		uint8_t *p;
+		uint8_t tmp[8] = {0};
+		uint8_t *q;
+		uint32_t step;
 
 		if (idx >= d->sg_len)
 			return MMCHAL_EIO; /* never past the list (checked at start) */
-		p = (uint8_t *)d->sg[idx].cpu + pos;
-		if (n == w && d->sg[idx].len - pos >= w) {
-			/* the whole word lies in this entry */
-			if (read)
-				store_word(p, port_rd(s, off), w);
-			else
-				port_wr(s, off, load_word(p, w));
-			pos += w;
-			if (pos == d->sg[idx].len) {
-				idx++;
-				pos = 0;
-			}
-			continue;
+		/* A word inside this entry is one load or store there; a word across two
+		   entries, or the partial last word of a short block, goes byte by byte
+		   through tmp: only the block's own bytes, the rest of the word sent as 0. */
+		q = (uint8_t *)d->sg[idx].cpu + pos;
+		step = w;
+		if (n != w || d->sg[idx].len - pos < w) {
+			q = tmp;
+			step = 1;
 		}
-		/* a word across two entries, or the partial last word of a short block:
-		   byte by byte, only the block's own bytes */
 		if (read)
-			v = port_rd(s, off);
-		for (uint32_t k = 0; k < n; k++) {
+			store_word(q, port_rd(s, off), w);
+		for (uint32_t k = 0; k < n; k += step) {
+			uint8_t *p;
+
 			if (idx >= d->sg_len)
 				return MMCHAL_EIO;
 			p = (uint8_t *)d->sg[idx].cpu + pos;
-			if (read)
-				*p = (uint8_t)(v >> (8u * k));
-			else
-				v |= (uint64_t)*p << (8u * k);
-			if (++pos == d->sg[idx].len) {
+			if (q == tmp) {
+				if (read)
+					*p = tmp[k];
+				else
+					tmp[k] = *p;
+			}
+			pos += step;
+			if (pos == d->sg[idx].len) {
 				idx++;
 				pos = 0;
 			}
 		}
 		if (!read)
-			port_wr(s, off, v);
+			port_wr(s, off, load_word(q, w));
 	}
+done:
 	s->sg_idx = idx;
 	s->sg_off = pos;
 	s->blocks_done++;

@@ -14,6 +14,13 @@
 
 #include "sdhi_regs.h"
 
+/* Helpers with several callers: one copy out of line (-Os would copy them into each). */
+#if defined(__GNUC__) || defined(__clang__)
+#define SDHI_NOINLINE_ __attribute__((noinline))
+#else
+#define SDHI_NOINLINE_
+#endif
+
 /* Phase bits of ::mmchal_sdhi::state. */
 #define SDHI_S_CMD       (1u << 0) /* waiting for the response */
 #define SDHI_S_DATA      (1u << 1) /* data phase armed or running */
