@@ -21,12 +21,12 @@
 
 #include "core/mem.h"
 
-static inline uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
+SDHI_NOINLINE_ static uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
 {
 	return mmchal_bus_rd16(&s->cfg.bus, reg);
 }
 
-static inline void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint16_t val)
+SDHI_NOINLINE_ static void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint16_t val)
 {
 	mmchal_bus_wr16(&s->cfg.bus, reg, val);
 }
@@ -173,7 +173,7 @@ SDHI_NOINLINE_ static void end_xfer(struct mmchal_sdhi *s)
 /* After any error: stop the engine, reset the controller, forget the xfer. */
 static void recover(struct mmchal_sdhi *s)
 {
-	if (s->eng != NULL && (s->state & SDHI_S_DMA))
+	if (s->eng != NULL && (s->state & SDHI_S_DMA_BUILT))
 		s->eng->stop(s);
 	soft_reset(s);
 	end_xfer(s);
@@ -181,36 +181,40 @@ static void recover(struct mmchal_sdhi *s)
 
 /* ------------------------------------------------------------------------ probe */
 
+/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width). */
+static const uint16_t host_modes[3][3] = {
+	{SDHI_HM_GEN3_16, SDHI_HM_GEN3_32, SDHI_HM_GEN3_64},
+	{SDHI_HM_CB0D_16, SDHI_HM_CB0D_32, 0},
+	{SDHI_HM_490C_16, SDHI_HM_490C_32, 0},
+};
+
 static int select_port(struct mmchal_sdhi *s)
 {
 	uint16_t v = s->version;
 	uint8_t want = s->cfg.port_width;
+	unsigned int fam = 3; /* older: 16-bit port, no HOST_MODE */
 	uint8_t max = 2;
 
 	if (v >= SDHI_VER_GEN3_SD)
-		max = 8;
-	else if (v == SDHI_VER_GEN2_SDR104 || v == SDHI_VER_GEN2_SDR50)
+		fam = 0;
+	else if (v == SDHI_VER_GEN2_SDR104)
+		fam = 1;
+	else if (v == SDHI_VER_GEN2_SDR50)
+		fam = 2;
+	if (fam < 3)
 		max = 4;
 	/* A 64-bit port needs 64-bit bus accesses and registers 8 bytes apart (Linux
 	   renesas_sdhi_enable_dma: "Iff regs are 8 byte apart, sdbuf is 64 bit"). */
-	if (max == 8 && (s->cfg.bus.bus_shift != 2 || s->cfg.bus.ops->read64 == NULL ||
-			 s->cfg.bus.ops->write64 == NULL))
-		max = 4;
+	if (fam == 0 && s->cfg.bus.bus_shift == 2 && s->cfg.bus.ops->read64 != NULL &&
+	    s->cfg.bus.ops->write64 != NULL)
+		max = 8;
 	if (want == 0)
 		want = max;
 	if (want > max)
 		return MMCHAL_ENOTSUP;
 	s->port_width = want;
-	if (v >= SDHI_VER_GEN3_SD)
-		s->host_mode = want == 8   ? SDHI_HM_GEN3_64
-			       : want == 4 ? SDHI_HM_GEN3_32
-					   : SDHI_HM_GEN3_16;
-	else if (v == SDHI_VER_GEN2_SDR104)
-		s->host_mode = want == 4 ? SDHI_HM_CB0D_32 : SDHI_HM_CB0D_16;
-	else if (v == SDHI_VER_GEN2_SDR50)
-		s->host_mode = want == 4 ? SDHI_HM_490C_32 : SDHI_HM_490C_16;
-	else
-		s->host_mode = 0;
+	/* want is 2, 4 or 8 (setup): index 0, 1, 2 */
+	s->host_mode = fam < 3 ? host_modes[fam][want >> 2] : 0;
 	return 0;
 }
 
@@ -242,7 +246,7 @@ int mmchal_sdhi_probe_(void *ctx)
 	restore(s, s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50);
 	ack(s, SDHI_ST_LATCHED);
 	s->present = cd_usable(s) ? (rd_status(s) & SDHI_ST_CD) != 0 : true;
-	if (s->eng != NULL)
+	if (SDHI_DMA_BUILT && s->eng != NULL)
 		s->eng->probe(s);
 	end_xfer(s);
 	s->probed = true;
@@ -276,7 +280,7 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 		host->f_max_hz = fmax;
 	memset(dma, 0, sizeof(*dma));
 	dma->kind = MMCHAL_DMA_NONE;
-	if (s->eng != NULL)
+	if (SDHI_DMA_BUILT && s->eng != NULL)
 		s->eng->caps(s, dma);
 	return 0;
 }
@@ -441,8 +445,8 @@ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 		}
 		return sum == total ? 0 : MMCHAL_EINVAL;
 	}
-	if ((unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL || x->segs == NULL ||
-	    x->nsegs == 0)
+	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL ||
+	    x->segs == NULL || x->nsegs == 0)
 		return MMCHAL_EINVAL;
 	for (uint32_t i = 0; i < x->nsegs; i++) {
 		if (x->segs[i].len == 0)
@@ -529,7 +533,7 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_idx = 0;
 		s->sg_off = 0;
 		rc = 1;
-		if (x->plan != MMCHAL_PLAN_PIO) {
+		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
 			s->segs = x->segs;
 			s->nsegs = x->nsegs;
 			s->state |= SDHI_S_DMA;
@@ -598,7 +602,7 @@ static uint32_t known_blocks(const struct mmchal_sdhi *s)
 	uint32_t n = s->blocks_done;
 
 	if (s->data != NULL && (s->state & SDHI_S_DATA) &&
-	    !(s->state & (SDHI_S_READ | SDHI_S_DMA | SDHI_S_ACC_END)) && n > 0)
+	    !(s->state & (SDHI_S_READ | SDHI_S_DMA_BUILT | SDHI_S_ACC_END)) && n > 0)
 		n--;
 	return n;
 }
@@ -651,7 +655,7 @@ static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 			s->state |= SDHI_S_BUSY_WAIT;
 	}
 	if (s->state & SDHI_S_DATA) {
-		if (s->state & SDHI_S_DMA)
+		if (s->state & SDHI_S_DMA_BUILT)
 			s->eng->go(s);
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
@@ -705,7 +709,7 @@ static int dma_progress(struct mmchal_sdhi *s)
 {
 	int r;
 
-	if (!(s->state & SDHI_S_DMA) || (s->state & SDHI_S_DMA_END))
+	if (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))
 		return 0;
 	r = s->eng->poll(s);
 	if (r < 0)
@@ -743,7 +747,7 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		}
 	}
 
-	if (!err && !(s->state & SDHI_S_DMA) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
+	if (!err && !(s->state & SDHI_S_DMA_BUILT) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
 		err = mmchal_sdhi_pio_block_(s, read);
 	if (!err)
 		err = dma_progress(s);
@@ -757,8 +761,8 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		   tmio_mmc_data_irq, with or without automatic CMD12). A PIO write with
 		   automatic CMD12 waits the same way: with hardware busy detection the data
 		   phase ends after CMD12's busy (backend.h). */
-		if (!read && (s->state & (SDHI_S_DMA | SDHI_S_AUTO_STOP)) && !bus_idle(s, st) &&
-		    !(s->state & SDHI_S_IDLE_WAIT))
+		if (!read && (s->state & (SDHI_S_DMA_BUILT | SDHI_S_AUTO_STOP)) &&
+		    !bus_idle(s, st) && !(s->state & SDHI_S_IDLE_WAIT))
 			s->state |= SDHI_S_IDLE_WAIT;
 		else
 			s->state |= SDHI_S_ACC_END;
@@ -766,7 +770,7 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		s->state |= SDHI_S_ACC_END;
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
-	    (!(s->state & SDHI_S_DMA) || (s->state & SDHI_S_DMA_END))) {
+	    (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))) {
 		/* The automatic CMD12's R1 is in SD_RSP10 after the data end, where Linux
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)

@@ -10,6 +10,7 @@
 #ifndef MMCHAL_SDHI_PRIV_H
 #define MMCHAL_SDHI_PRIV_H
 
+#include <mmchal/config.h>
 #include <mmchal/sdhi.h>
 
 #include "sdhi_regs.h"
@@ -32,6 +33,19 @@
 #define SDHI_S_AUTO_STOP (1u << 7) /* the controller sends CMD12 itself */
 #define SDHI_S_R1B       (1u << 8) /* the command is R1b */
 #define SDHI_S_READ      (1u << 9) /* data flows card -> memory */
+
+/*
+ * Whether a DMA engine is built, and SDHI_S_DMA as the common code tests it: 0 in a
+ * library built with the PIO backend alone, where no engine exists (eng is NULL) and
+ * no xfer is ever armed for DMA, so that the DMA paths of the common code are left
+ * out of such a library.
+ */
+#if MMCHAL_WITH_BACKEND_SDHI_IDMAC || MMCHAL_WITH_BACKEND_SDHI_SYSDMAC
+#define SDHI_DMA_BUILT 1
+#else
+#define SDHI_DMA_BUILT 0
+#endif
+#define SDHI_S_DMA_BUILT (SDHI_DMA_BUILT ? SDHI_S_DMA : 0u)
 
 /** DMA engine hooks of a backend. */
 struct mmchal_sdhi_engine {
