@@ -32,7 +32,7 @@ SDHI_NOINLINE_ static void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint1
 }
 
 /* One 32-bit access at a logical offset (shifted like the 16-bit ones). */
-static void wr32_one(const struct mmchal_sdhi *s, uint32_t reg, uint32_t val)
+SDHI_NOINLINE_ static void wr32_one(const struct mmchal_sdhi *s, uint32_t reg, uint32_t val)
 {
 	s->cfg.bus.ops->write32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift, val);
 }
@@ -351,22 +351,31 @@ static int set_clock(struct mmchal_sdhi *s, uint32_t hz)
 	return 0;
 }
 
-static bool timing_ddr(enum mmchal_timing t)
-{
-	return t == MMCHAL_TIMING_MMC_HS400 || t == MMCHAL_TIMING_MMC_DDR52 ||
-	       t == MMCHAL_TIMING_UHS_DDR50;
-}
+/* The DDR timings, as a set of ::mmchal_timing bits. */
+#define SDHI_TIMING_DDR                                                      \
+	((1u << MMCHAL_TIMING_MMC_HS400) | (1u << MMCHAL_TIMING_MMC_DDR52) | \
+	 (1u << MMCHAL_TIMING_UHS_DDR50))
 
 int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
 {
 	struct mmchal_sdhi *s = ctx;
-	uint16_t opt;
+	uint16_t width;
 
 	if (s == NULL || ios == NULL || !s->probed)
 		return MMCHAL_EINVAL;
-	if (ios->bus_width != MMCHAL_BUS_WIDTH_1 && ios->bus_width != MMCHAL_BUS_WIDTH_4 &&
-	    ios->bus_width != MMCHAL_BUS_WIDTH_8)
+	switch (ios->bus_width) {
+	case MMCHAL_BUS_WIDTH_1:
+		width = SDHI_OPT_WIDTH1;
+		break;
+	case MMCHAL_BUS_WIDTH_4:
+		width = 0;
+		break;
+	case MMCHAL_BUS_WIDTH_8:
+		width = SDHI_OPT_WIDTH8;
+		break;
+	default:
 		return MMCHAL_EINVAL;
+	}
 	if ((unsigned int)ios->timing > MMCHAL_TIMING_MMC_HS400 ||
 	    (unsigned int)ios->power_mode > MMCHAL_POWER_ON ||
 	    (unsigned int)ios->signal_voltage > MMCHAL_SIGNAL_120)
@@ -375,14 +384,12 @@ int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
 		return MMCHAL_ENOTSUP;
 	if (s->state)
 		return MMCHAL_EBUSY;
-	opt = (uint16_t)(s->option & ~(SDHI_OPT_WIDTH1 | SDHI_OPT_WIDTH8));
-	if (ios->bus_width == MMCHAL_BUS_WIDTH_1)
-		opt |= SDHI_OPT_WIDTH1;
-	else if (ios->bus_width == MMCHAL_BUS_WIDTH_8)
-		opt |= SDHI_OPT_WIDTH8;
-	wr16_cached(s, SDHI_OPTION, &s->option, opt);
-	/* DDR data needs IF_MODE bit 0 in every DDR mode (U-Boot; Linux uses only HS400). */
-	wr16_cached(s, SDHI_IF_MODE, &s->if_mode, timing_ddr(ios->timing) ? SDHI_IF_DDR : 0);
+	wr16_cached(s, SDHI_OPTION, &s->option,
+		    (uint16_t)((s->option & ~(SDHI_OPT_WIDTH1 | SDHI_OPT_WIDTH8)) | width));
+	/* DDR data needs IF_MODE bit 0 in every DDR mode (U-Boot; Linux uses only HS400);
+	   the timing is in range here. */
+	wr16_cached(s, SDHI_IF_MODE, &s->if_mode,
+		    ((1u << ios->timing) & SDHI_TIMING_DDR) ? SDHI_IF_DDR : 0);
 	return set_clock(s, ios->power_mode == MMCHAL_POWER_OFF ? 0 : ios->clock_hz);
 }
 

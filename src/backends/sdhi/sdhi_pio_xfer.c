@@ -101,7 +101,19 @@ static void store_word(uint8_t *p, uint64_t v, uint32_t w)
 		p[k] = (uint8_t)(v >> (8u * k));
 }
 
-/* A whole block inside one sg entry, whole words, little-endian CPU: one tight loop. */
+/*
+ * A whole block inside one sg entry, whole words, little-endian CPU: one tight loop per
+ * port width. It is a speed path only: a build optimised for size (-Os, -Oz:
+ * __OPTIMIZE_SIZE__) leaves it out, and such a block takes the word loop of
+ * mmchal_sdhi_pio_block_(), with the same port accesses and one load or store per word.
+ */
+#if PIO_LE && !defined(__OPTIMIZE_SIZE__)
+#define PIO_FAST 1
+#else
+#define PIO_FAST 0
+#endif
+
+#if PIO_FAST
 static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bool read)
 {
 	const struct mmchal_bus_ops *ops = s->cfg.bus.ops;
@@ -151,6 +163,7 @@ static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bo
 		break;
 	}
 }
+#endif
 
 int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 {
@@ -161,8 +174,8 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 
 	if (s->blocks_done >= d->blocks)
 		return MMCHAL_EIO; /* a buffer event beyond the last block */
-	if (PIO_LE && idx < d->sg_len && !(d->blksz & (w - 1u)) &&
-	    d->sg[idx].len - pos >= d->blksz) {
+#if PIO_FAST
+	if (idx < d->sg_len && !(d->blksz & (w - 1u)) && d->sg[idx].len - pos >= d->blksz) {
 		block_fast(s, (uint8_t *)d->sg[idx].cpu + pos, d->blksz, read);
 		pos += d->blksz;
 		if (pos == d->sg[idx].len) {
@@ -171,6 +184,7 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 		}
 		goto done;
 	}
+#endif
 	for (uint32_t i = 0; i < d->blksz; i += w) {
 		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
 		uint8_t tmp[8] = {0};
@@ -211,7 +225,9 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 		if (!read)
 			port_wr(s, off, load_word(q, w));
 	}
+#if PIO_FAST
 done:
+#endif
 	s->sg_idx = idx;
 	s->sg_off = pos;
 	s->blocks_done++;

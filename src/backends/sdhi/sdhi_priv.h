@@ -93,15 +93,4 @@ void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma);
 /* PIO mover: one block per call. */
 int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read);
 
-/* 32-bit access to one DM_* register (unshifted byte offset). */
-static inline uint32_t sdhi_dm_rd_(const struct mmchal_sdhi *s, uint32_t off)
-{
-	return mmchal_bus_raw_rd32(&s->cfg.bus, off);
-}
-
-static inline void sdhi_dm_wr_(const struct mmchal_sdhi *s, uint32_t off, uint32_t val)
-{
-	mmchal_bus_raw_wr32(&s->cfg.bus, off, val);
-}
-
 #endif /* MMCHAL_SDHI_PRIV_H */
