@@ -719,11 +719,11 @@ static int dma_progress(struct mmchal_sdhi *s)
 	if (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))
 		return 0;
 	r = s->eng->poll(s);
-	if (r < 0)
-		return r;
-	if (r > 0)
+	if (r > 0) {
 		s->state |= SDHI_S_DMA_END;
-	return 0;
+		r = 0;
+	}
+	return r;
 }
 
 /* The data went through but the automatic CMD12 failed: the STOP's error only. */
