@@ -15,8 +15,10 @@
 
 #include "sdhi_regs.h"
 
-/* Helpers with several callers: one copy out of line (-Os would copy them into each). */
-#if defined(__GNUC__) || defined(__clang__)
+/* Helpers with several callers: one copy out of line in a build optimised for size
+   (-Os, -Oz: __OPTIMIZE_SIZE__), which would otherwise copy them into each caller; a
+   speed build leaves the choice to the compiler (as src/core/hints.h does). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE_SIZE__)
 #define SDHI_NOINLINE_ __attribute__((noinline))
 #else
 #define SDHI_NOINLINE_
