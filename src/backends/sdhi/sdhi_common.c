@@ -21,22 +21,28 @@
 
 #include "core/mem.h"
 
-static inline uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
+SDHI_NOINLINE_ static uint16_t rd16(const struct mmchal_sdhi *s, uint32_t reg)
 {
 	return mmchal_bus_rd16(&s->cfg.bus, reg);
 }
 
-static inline void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint16_t val)
+SDHI_NOINLINE_ static void wr16(const struct mmchal_sdhi *s, uint32_t reg, uint16_t val)
 {
 	mmchal_bus_wr16(&s->cfg.bus, reg, val);
 }
 
-/* SD_ARG and SD_RSPxx: with bus_shift 2 one 32-bit access reaches the whole logical
-   register (U-Boot, Zephyr); otherwise the two 16-bit halves (Linux). */
+/* One 32-bit access at a logical offset (shifted like the 16-bit ones). */
+SDHI_NOINLINE_ static void wr32_one(const struct mmchal_sdhi *s, uint32_t reg, uint32_t val)
+{
+	s->cfg.bus.ops->write32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift, val);
+}
+
+/* SD_ARG and SD_RSPxx: with bus_shift 2 (s->wide) one 32-bit access reaches the whole
+   logical register (U-Boot, Zephyr); otherwise the two 16-bit halves (Linux). */
 static void wr_arg(const struct mmchal_sdhi *s, uint32_t val)
 {
 	if (s->wide)
-		s->cfg.bus.ops->write32(s->cfg.bus.ctx, SDHI_ARG << 2, val);
+		wr32_one(s, SDHI_ARG, val);
 	else
 		mmchal_bus_wr32(&s->cfg.bus, SDHI_ARG, val);
 }
@@ -44,8 +50,18 @@ static void wr_arg(const struct mmchal_sdhi *s, uint32_t val)
 static uint32_t rd_rsp(const struct mmchal_sdhi *s, uint32_t reg)
 {
 	if (s->wide)
-		return s->cfg.bus.ops->read32(s->cfg.bus.ctx, reg << 2);
+		return s->cfg.bus.ops->read32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift);
 	return mmchal_bus_rd32(&s->cfg.bus, reg);
+}
+
+/* A register whose last written value is kept in @p cache: written only on a change. */
+SDHI_NOINLINE_ static void wr16_cached(const struct mmchal_sdhi *s, uint32_t reg, uint16_t *cache,
+				       uint16_t val)
+{
+	if (*cache != val) {
+		wr16(s, reg, val);
+		*cache = val;
+	}
 }
 
 static uint32_t rd_status(const struct mmchal_sdhi *s)
@@ -103,19 +119,23 @@ void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
 	}
 }
 
-/*
- * Soft reset (SOFT_RST bit 0 is active low: 0 then 1, Linux renesas_sdhi_reset) and
- * the registers it loses put back: clock, bus width and timeout, data port width,
- * DDR mode, interrupt masks, SDIO mode.
- */
-static void soft_reset(struct mmchal_sdhi *s)
+/* SOFT_RST bit 0 is an active-low reset: 0 then 1 (Linux renesas_sdhi_reset). */
+static void reset_pulse(const struct mmchal_sdhi *s)
 {
 	wr16(s, SDHI_SOFT_RST, 0);
 	wr16(s, SDHI_SOFT_RST, SDHI_SOFT_RST_RUN);
-	s->stats.soft_resets++;
+}
+
+/*
+ * The registers a soft reset loses, written from their cached values: clock, bus width
+ * and timeout, data port width (when @p host_mode), DDR mode and SDIO mode when set,
+ * DMA mode off, interrupt masks. Probe sets them up the same way.
+ */
+static void restore(struct mmchal_sdhi *s, bool host_mode)
+{
 	wr16(s, SDHI_CLK_CTRL, s->clk_ctrl);
 	wr16(s, SDHI_OPTION, s->option);
-	if (s->host_mode != 0)
+	if (host_mode)
 		wr16(s, SDHI_HOST_MODE, s->host_mode);
 	if (s->if_mode != 0)
 		wr16(s, SDHI_IF_MODE, s->if_mode);
@@ -132,7 +152,15 @@ static void soft_reset(struct mmchal_sdhi *s)
 	s->stop = 0xffffu;
 }
 
-static void end_xfer(struct mmchal_sdhi *s)
+/* Soft reset and the registers it loses put back. */
+static void soft_reset(struct mmchal_sdhi *s)
+{
+	reset_pulse(s);
+	s->stats.soft_resets++;
+	restore(s, s->host_mode != 0);
+}
+
+SDHI_NOINLINE_ static void end_xfer(struct mmchal_sdhi *s)
 {
 	s->state = 0;
 	s->cmd = NULL;
@@ -145,7 +173,7 @@ static void end_xfer(struct mmchal_sdhi *s)
 /* After any error: stop the engine, reset the controller, forget the xfer. */
 static void recover(struct mmchal_sdhi *s)
 {
-	if (s->eng != NULL && (s->state & SDHI_S_DMA))
+	if (s->eng != NULL && (s->state & SDHI_S_DMA_BUILT))
 		s->eng->stop(s);
 	soft_reset(s);
 	end_xfer(s);
@@ -153,36 +181,40 @@ static void recover(struct mmchal_sdhi *s)
 
 /* ------------------------------------------------------------------------ probe */
 
+/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width). */
+static const uint16_t host_modes[3][3] = {
+	{SDHI_HM_GEN3_16, SDHI_HM_GEN3_32, SDHI_HM_GEN3_64},
+	{SDHI_HM_CB0D_16, SDHI_HM_CB0D_32, 0},
+	{SDHI_HM_490C_16, SDHI_HM_490C_32, 0},
+};
+
 static int select_port(struct mmchal_sdhi *s)
 {
 	uint16_t v = s->version;
 	uint8_t want = s->cfg.port_width;
+	unsigned int fam = 3; /* older: 16-bit port, no HOST_MODE */
 	uint8_t max = 2;
 
 	if (v >= SDHI_VER_GEN3_SD)
-		max = 8;
-	else if (v == SDHI_VER_GEN2_SDR104 || v == SDHI_VER_GEN2_SDR50)
+		fam = 0;
+	else if (v == SDHI_VER_GEN2_SDR104)
+		fam = 1;
+	else if (v == SDHI_VER_GEN2_SDR50)
+		fam = 2;
+	if (fam < 3)
 		max = 4;
 	/* A 64-bit port needs 64-bit bus accesses and registers 8 bytes apart (Linux
 	   renesas_sdhi_enable_dma: "Iff regs are 8 byte apart, sdbuf is 64 bit"). */
-	if (max == 8 && (s->cfg.bus.bus_shift != 2 || s->cfg.bus.ops->read64 == NULL ||
-			 s->cfg.bus.ops->write64 == NULL))
-		max = 4;
+	if (fam == 0 && s->cfg.bus.bus_shift == 2 && s->cfg.bus.ops->read64 != NULL &&
+	    s->cfg.bus.ops->write64 != NULL)
+		max = 8;
 	if (want == 0)
 		want = max;
 	if (want > max)
 		return MMCHAL_ENOTSUP;
 	s->port_width = want;
-	if (v >= SDHI_VER_GEN3_SD)
-		s->host_mode = want == 8   ? SDHI_HM_GEN3_64
-			       : want == 4 ? SDHI_HM_GEN3_32
-					   : SDHI_HM_GEN3_16;
-	else if (v == SDHI_VER_GEN2_SDR104)
-		s->host_mode = want == 4 ? SDHI_HM_CB0D_32 : SDHI_HM_CB0D_16;
-	else if (v == SDHI_VER_GEN2_SDR50)
-		s->host_mode = want == 4 ? SDHI_HM_490C_32 : SDHI_HM_490C_16;
-	else
-		s->host_mode = 0;
+	/* want is 2, 4 or 8 (setup): index 0, 1, 2 */
+	s->host_mode = fam < 3 ? host_modes[fam][want >> 2] : 0;
 	return 0;
 }
 
@@ -194,8 +226,7 @@ int mmchal_sdhi_probe_(void *ctx)
 	if (s == NULL)
 		return MMCHAL_EINVAL;
 	s->probed = false;
-	wr16(s, SDHI_SOFT_RST, 0);
-	wr16(s, SDHI_SOFT_RST, SDHI_SOFT_RST_RUN);
+	reset_pulse(s);
 	s->version = rd16(s, SDHI_VERSION);
 	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
 	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
@@ -211,20 +242,11 @@ int mmchal_sdhi_probe_(void *ctx)
 	s->option = SDHI_OPT_ALWAYS1 | (SDHI_OPT_TOP_MAX << SDHI_OPT_TOP_SHIFT) | SDHI_OPT_WIDTH1;
 	s->if_mode = 0;
 	s->sdio_mode = 0;
-	wr16(s, SDHI_CLK_CTRL, s->clk_ctrl);
-	wr16(s, SDHI_OPTION, s->option);
 	/* HOST_MODE 0 is a real setting on 0xcb0d and later: always write it there. */
-	if (s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50)
-		wr16(s, SDHI_HOST_MODE, s->host_mode);
-	s->dma_on = false;
-	wr16(s, SDHI_CC_EXT_MODE, 0);
-	s->irq_on = irq_base(s) | SDHI_ST_PIO;
-	write_masks(s);
+	restore(s, s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50);
 	ack(s, SDHI_ST_LATCHED);
-	s->size = 0;
-	s->stop = 0xffffu;
 	s->present = cd_usable(s) ? (rd_status(s) & SDHI_ST_CD) != 0 : true;
-	if (s->eng != NULL)
+	if (SDHI_DMA_BUILT && s->eng != NULL)
 		s->eng->probe(s);
 	end_xfer(s);
 	s->probed = true;
@@ -258,7 +280,7 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 		host->f_max_hz = fmax;
 	memset(dma, 0, sizeof(*dma));
 	dma->kind = MMCHAL_DMA_NONE;
-	if (s->eng != NULL)
+	if (SDHI_DMA_BUILT && s->eng != NULL)
 		s->eng->caps(s, dma);
 	return 0;
 }
@@ -279,22 +301,22 @@ static uint32_t card_clock(const struct mmchal_sdhi *s, uint16_t clk_ctrl)
 	return s->cfg.clk_hz / (4u << n);
 }
 
-/* The smallest divider whose clock does not exceed @p hz. */
+/*
+ * The smallest divider whose clock does not exceed @p hz: 1/1 (code 0xff, where the
+ * SoC has it), 1/2 (code 0), 1/4 .. 1/512 (codes 1 << 0 .. 1 << 7). The clock is
+ * never 0 (setup refuses it), so f <= 2^m * hz is (f - 1) >> m < hz: no 64-bit product.
+ */
 static int divider(const struct mmchal_sdhi *s, uint32_t hz, uint16_t *code)
 {
-	uint64_t f = s->cfg.clk_hz;
+	uint32_t f = s->cfg.clk_hz;
 
 	if ((s->flags & MMCHAL_SDHI_F_CLK_DIV1) && f <= hz) {
 		*code = SDHI_CLK_DIV1;
 		return 0;
 	}
-	if (f <= 2ull * hz) {
-		*code = 0;
-		return 0;
-	}
-	for (unsigned int n = 0; n < 8; n++) {
-		if (f <= (4ull << n) * hz) {
-			*code = (uint16_t)(1u << n);
+	for (unsigned int m = 1; m <= 9; m++) {
+		if (((f - 1u) >> m) < hz) {
+			*code = (uint16_t)((1u << m) >> 2);
 			return 0;
 		}
 	}
@@ -329,22 +351,31 @@ static int set_clock(struct mmchal_sdhi *s, uint32_t hz)
 	return 0;
 }
 
-static bool timing_ddr(enum mmchal_timing t)
-{
-	return t == MMCHAL_TIMING_MMC_HS400 || t == MMCHAL_TIMING_MMC_DDR52 ||
-	       t == MMCHAL_TIMING_UHS_DDR50;
-}
+/* The DDR timings, as a set of ::mmchal_timing bits. */
+#define SDHI_TIMING_DDR                                                      \
+	((1u << MMCHAL_TIMING_MMC_HS400) | (1u << MMCHAL_TIMING_MMC_DDR52) | \
+	 (1u << MMCHAL_TIMING_UHS_DDR50))
 
 int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
 {
 	struct mmchal_sdhi *s = ctx;
-	uint16_t opt, ifm;
+	uint16_t width;
 
 	if (s == NULL || ios == NULL || !s->probed)
 		return MMCHAL_EINVAL;
-	if (ios->bus_width != MMCHAL_BUS_WIDTH_1 && ios->bus_width != MMCHAL_BUS_WIDTH_4 &&
-	    ios->bus_width != MMCHAL_BUS_WIDTH_8)
+	switch (ios->bus_width) {
+	case MMCHAL_BUS_WIDTH_1:
+		width = SDHI_OPT_WIDTH1;
+		break;
+	case MMCHAL_BUS_WIDTH_4:
+		width = 0;
+		break;
+	case MMCHAL_BUS_WIDTH_8:
+		width = SDHI_OPT_WIDTH8;
+		break;
+	default:
 		return MMCHAL_EINVAL;
+	}
 	if ((unsigned int)ios->timing > MMCHAL_TIMING_MMC_HS400 ||
 	    (unsigned int)ios->power_mode > MMCHAL_POWER_ON ||
 	    (unsigned int)ios->signal_voltage > MMCHAL_SIGNAL_120)
@@ -353,37 +384,34 @@ int mmchal_sdhi_set_ios_(void *ctx, const struct mmchal_ios *ios)
 		return MMCHAL_ENOTSUP;
 	if (s->state)
 		return MMCHAL_EBUSY;
-	opt = (uint16_t)(s->option & ~(SDHI_OPT_WIDTH1 | SDHI_OPT_WIDTH8));
-	if (ios->bus_width == MMCHAL_BUS_WIDTH_1)
-		opt |= SDHI_OPT_WIDTH1;
-	else if (ios->bus_width == MMCHAL_BUS_WIDTH_8)
-		opt |= SDHI_OPT_WIDTH8;
-	if (opt != s->option) {
-		wr16(s, SDHI_OPTION, opt);
-		s->option = opt;
-	}
-	/* DDR data needs IF_MODE bit 0 in every DDR mode (U-Boot; Linux uses only HS400). */
-	ifm = timing_ddr(ios->timing) ? SDHI_IF_DDR : 0;
-	if (ifm != s->if_mode) {
-		wr16(s, SDHI_IF_MODE, ifm);
-		s->if_mode = ifm;
-	}
+	wr16_cached(s, SDHI_OPTION, &s->option,
+		    (uint16_t)((s->option & ~(SDHI_OPT_WIDTH1 | SDHI_OPT_WIDTH8)) | width));
+	/* DDR data needs IF_MODE bit 0 in every DDR mode (U-Boot; Linux uses only HS400);
+	   the timing is in range here. */
+	wr16_cached(s, SDHI_IF_MODE, &s->if_mode,
+		    ((1u << ios->timing) & SDHI_TIMING_DDR) ? SDHI_IF_DDR : 0);
 	return set_clock(s, ios->power_mode == MMCHAL_POWER_OFF ? 0 : ios->clock_hz);
 }
 
-/* SD_OPTION bits 7:4: the shortest window 2^(13+n) card clocks not below @p ns. */
+/*
+ * SD_OPTION bits 7:4: the shortest window 2^(13+n) card clocks not below @p ns, that
+ * is not below ns * (kHz) / 10^6 + 1 clocks; with P = ns * kHz that is
+ * P < 10^6 * 2^(13+n), compared without a 64-bit division.
+ */
 static uint16_t timeout_bits(const struct mmchal_sdhi *s, uint32_t ns)
 {
-	uint64_t clocks;
+	uint64_t p, lim = 1000000ull << 13;
 	unsigned int n = 0;
 
 	if (ns == 0)
 		ns = s->cfg.data_timeout_ns;
 	if (ns == 0 || !(s->clk_ctrl & SDHI_CLK_ENABLE))
 		return SDHI_OPT_TOP_MAX;
-	clocks = (uint64_t)ns * (card_clock(s, s->clk_ctrl) / 1000u) / 1000000u + 1u;
-	while (n < SDHI_OPT_TOP_MAX && (1ull << (13u + n)) < clocks)
+	p = (uint64_t)ns * (card_clock(s, s->clk_ctrl) / 1000u);
+	while (n < SDHI_OPT_TOP_MAX && lim <= p) {
+		lim <<= 1;
 		n++;
+	}
 	return (uint16_t)n;
 }
 
@@ -424,8 +452,8 @@ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 		}
 		return sum == total ? 0 : MMCHAL_EINVAL;
 	}
-	if ((unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL || x->segs == NULL ||
-	    x->nsegs == 0)
+	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL ||
+	    x->segs == NULL || x->nsegs == 0)
 		return MMCHAL_EINVAL;
 	for (uint32_t i = 0; i < x->nsegs; i++) {
 		if (x->segs[i].len == 0)
@@ -447,7 +475,7 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 {
 	struct mmchal_sdhi *s = ctx;
 	struct mmchal_data *d;
-	uint16_t c, stop = 0, opt;
+	uint16_t c, stop = 0;
 	int rc;
 
 	if (s == NULL || x == NULL || x->cmd == NULL || !s->probed || x->cmd->opcode > 63u)
@@ -489,39 +517,30 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 				s->stop_cmd = x->stop;
 				if (x->stop != NULL)
 					x->stop->error = 0;
-			} else
+			} else {
 				c |= SDHI_CMD_NO_AUTO12;
+			}
 		}
-		if (s->size != d->blksz) {
-			wr16(s, SDHI_SIZE, (uint16_t)d->blksz);
-			s->size = (uint16_t)d->blksz;
-		}
+		/* blksz <= 512 (check_data): the cast keeps it */
+		wr16_cached(s, SDHI_SIZE, &s->size, (uint16_t)d->blksz);
 		/* SD_SECCNT counts only with SD_STOP.SEC; a single-block command needs none.
 		   The 32-bit counter is one 32-bit access (Linux sd_ctrl_write32). */
 		if (stop) {
 			if (s->cnt_bits == 32)
-				s->cfg.bus.ops->write32(s->cfg.bus.ctx,
-							SDHI_SECCNT << s->cfg.bus.bus_shift,
-							d->blocks);
+				wr32_one(s, SDHI_SECCNT, d->blocks);
 			else
 				wr16(s, SDHI_SECCNT, (uint16_t)d->blocks);
 		}
-		if (s->stop != stop) {
-			wr16(s, SDHI_STOP, stop);
-			s->stop = stop;
-		}
-		opt = (uint16_t)((s->option & ~SDHI_OPT_TOP_MASK) |
-				 (timeout_bits(s, d->timeout_ns) << SDHI_OPT_TOP_SHIFT));
-		if (opt != s->option) {
-			wr16(s, SDHI_OPTION, opt);
-			s->option = opt;
-		}
+		wr16_cached(s, SDHI_STOP, &s->stop, stop);
+		wr16_cached(s, SDHI_OPTION, &s->option,
+			    (uint16_t)((s->option & ~SDHI_OPT_TOP_MASK) |
+				       (timeout_bits(s, d->timeout_ns) << SDHI_OPT_TOP_SHIFT)));
 		s->data = d;
 		s->blocks_done = 0;
 		s->sg_idx = 0;
 		s->sg_off = 0;
 		rc = 1;
-		if (x->plan != MMCHAL_PLAN_PIO) {
+		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
 			s->segs = x->segs;
 			s->nsegs = x->nsegs;
 			s->state |= SDHI_S_DMA;
@@ -590,9 +609,16 @@ static uint32_t known_blocks(const struct mmchal_sdhi *s)
 	uint32_t n = s->blocks_done;
 
 	if (s->data != NULL && (s->state & SDHI_S_DATA) &&
-	    !(s->state & (SDHI_S_READ | SDHI_S_DMA | SDHI_S_ACC_END)) && n > 0)
+	    !(s->state & (SDHI_S_READ | SDHI_S_DMA_BUILT | SDHI_S_ACC_END)) && n > 0)
 		n--;
 	return n;
+}
+
+/* After an error or an abort: what is known to have completed, in bytes too. */
+static void settle(struct mmchal_sdhi *s)
+{
+	s->blocks_done = known_blocks(s);
+	s->data->bytes_xfered = s->blocks_done * s->data->blksz;
 }
 
 static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
@@ -602,9 +628,8 @@ static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
 		*ev |= MMCHAL_EV_CMD_ERROR;
 	}
 	if (s->data != NULL) {
-		s->blocks_done = known_blocks(s);
+		settle(s);
 		s->data->error = err;
-		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
 		if (!(s->state & SDHI_S_CMD))
 			*ev |= MMCHAL_EV_DATA_ERROR;
 	}
@@ -637,7 +662,7 @@ static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 			s->state |= SDHI_S_BUSY_WAIT;
 	}
 	if (s->state & SDHI_S_DATA) {
-		if (s->state & SDHI_S_DMA)
+		if (s->state & SDHI_S_DMA_BUILT)
 			s->eng->go(s);
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
@@ -676,7 +701,7 @@ static int auto_stop_error(const struct mmchal_sdhi *s)
 }
 
 /* All blocks moved: account for them and report the end of the data phase. */
-static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
+SDHI_NOINLINE_ static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
 {
 	struct mmchal_data *d = s->data;
 
@@ -685,16 +710,30 @@ static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
 	*ev |= MMCHAL_EV_DATA_DONE;
 }
 
+/* A DMA data phase whose engine end was not seen yet: ask the engine. Returns its
+   error, else 0; the engine end is then noted. */
+static int dma_progress(struct mmchal_sdhi *s)
+{
+	int r;
+
+	if (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))
+		return 0;
+	r = s->eng->poll(s);
+	if (r > 0) {
+		s->state |= SDHI_S_DMA_END;
+		r = 0;
+	}
+	return r;
+}
+
 /* The data went through but the automatic CMD12 failed: the STOP's error only. */
 static void stop_failed(struct mmchal_sdhi *s, int err, uint32_t *ev)
 {
-	if ((s->state & SDHI_S_DMA) && !(s->state & SDHI_S_DMA_END)) {
-		int r = s->eng->poll(s);
+	int r = dma_progress(s);
 
-		if (r < 0) {
-			fail(s, r, ev);
-			return;
-		}
+	if (r < 0) {
+		fail(s, r, ev);
+		return;
 	}
 	data_complete(s, ev);
 	s->stop_cmd->error = err;
@@ -715,16 +754,10 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		}
 	}
 
-	if (!err && !(s->state & SDHI_S_DMA) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
+	if (!err && !(s->state & SDHI_S_DMA_BUILT) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
 		err = mmchal_sdhi_pio_block_(s, read);
-	if (!err && (s->state & SDHI_S_DMA) && !(s->state & SDHI_S_DMA_END)) {
-		int r = s->eng->poll(s);
-
-		if (r < 0)
-			err = r;
-		else if (r > 0)
-			s->state |= SDHI_S_DMA_END;
-	}
+	if (!err)
+		err = dma_progress(s);
 	if (err) {
 		fail(s, err, ev);
 		return;
@@ -735,8 +768,8 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		   tmio_mmc_data_irq, with or without automatic CMD12). A PIO write with
 		   automatic CMD12 waits the same way: with hardware busy detection the data
 		   phase ends after CMD12's busy (backend.h). */
-		if (!read && (s->state & (SDHI_S_DMA | SDHI_S_AUTO_STOP)) && !bus_idle(s, st) &&
-		    !(s->state & SDHI_S_IDLE_WAIT))
+		if (!read && (s->state & (SDHI_S_DMA_BUILT | SDHI_S_AUTO_STOP)) &&
+		    !bus_idle(s, st) && !(s->state & SDHI_S_IDLE_WAIT))
 			s->state |= SDHI_S_IDLE_WAIT;
 		else
 			s->state |= SDHI_S_ACC_END;
@@ -744,7 +777,7 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		s->state |= SDHI_S_ACC_END;
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
-	    (!(s->state & SDHI_S_DMA) || (s->state & SDHI_S_DMA_END))) {
+	    (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))) {
 		/* The automatic CMD12's R1 is in SD_RSP10 after the data end, where Linux
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)
@@ -804,10 +837,8 @@ int mmchal_sdhi_abort_(void *ctx)
 
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
-	if (s->data != NULL) {
-		s->blocks_done = known_blocks(s);
-		s->data->bytes_xfered = s->blocks_done * s->data->blksz;
-	}
+	if (s->data != NULL)
+		settle(s);
 	recover(s);
 	return 0;
 }

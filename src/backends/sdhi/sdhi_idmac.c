@@ -18,6 +18,17 @@
 #define IDMAC_ADDR_MAX 0xffffffffull
 #define IDMAC_SEG_MAX  0xffffffffu
 
+/* 32-bit access to one DM_* register (unshifted byte offset). */
+static uint32_t dm_rd(const struct mmchal_sdhi *s, uint32_t off)
+{
+	return mmchal_bus_raw_rd32(&s->cfg.bus, off);
+}
+
+SDHI_NOINLINE_ static void dm_wr(const struct mmchal_sdhi *s, uint32_t off, uint32_t val)
+{
+	mmchal_bus_raw_wr32(&s->cfg.bus, off, val);
+}
+
 static uint32_t end_bit(const struct mmchal_sdhi *s, bool read)
 {
 	if (!read)
@@ -29,17 +40,17 @@ static uint32_t end_bit(const struct mmchal_sdhi *s, bool read)
 static void channel_reset(const struct mmchal_sdhi *s)
 {
 	/* Active-low channel resets: clear, then set (Linux abort_dma). */
-	sdhi_dm_wr_(s, DM_CM_RST, ~(DM_RST_CH0 | DM_RST_CH1));
-	sdhi_dm_wr_(s, DM_CM_RST, 0xffffffffu);
-	sdhi_dm_wr_(s, DM_CM_INFO1, 0);
-	sdhi_dm_wr_(s, DM_CM_INFO2, 0);
+	dm_wr(s, DM_CM_RST, ~(DM_RST_CH0 | DM_RST_CH1));
+	dm_wr(s, DM_CM_RST, 0xffffffffu);
+	dm_wr(s, DM_CM_INFO1, 0);
+	dm_wr(s, DM_CM_INFO2, 0);
 }
 
 static void idmac_probe(struct mmchal_sdhi *s)
 {
 	channel_reset(s);
-	sdhi_dm_wr_(s, DM_CM_INFO1_MASK, ~(DM_INFO1_END_CH0 | end_bit(s, true)));
-	sdhi_dm_wr_(s, DM_CM_INFO2_MASK, ~(DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1));
+	dm_wr(s, DM_CM_INFO1_MASK, ~(DM_INFO1_END_CH0 | end_bit(s, true)));
+	dm_wr(s, DM_CM_INFO2_MASK, ~(DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1));
 }
 
 static void idmac_caps(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
@@ -81,19 +92,19 @@ static int idmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 	/* Address increment, except on parts that only have fixed address mode. */
 	if (!(s->flags & MMCHAL_SDHI_F_FIXED_ADDR))
 		mode |= DM_MODE_ADDR_INCR;
-	sdhi_dm_wr_(s, DM_CM_DTRAN_MODE, mode);
+	dm_wr(s, DM_CM_DTRAN_MODE, mode);
 	/* One 64-bit write sets both halves (Linux writeq); else the low half only. */
 	if (b->ops->write64 != NULL)
 		b->ops->write64(b->ctx, DM_DTRAN_ADDR, x->segs[0].addr);
 	else
-		sdhi_dm_wr_(s, DM_DTRAN_ADDR, (uint32_t)x->segs[0].addr);
+		dm_wr(s, DM_DTRAN_ADDR, (uint32_t)x->segs[0].addr);
 	return 0;
 }
 
 static void idmac_go(struct mmchal_sdhi *s)
 {
 	/* Started once the response is in (Linux issue tasklet, U-Boot dma_xfer). */
-	sdhi_dm_wr_(s, DM_CM_DTRAN_CTRL, DM_CTRL_START);
+	dm_wr(s, DM_CM_DTRAN_CTRL, DM_CTRL_START);
 }
 
 static int idmac_poll(struct mmchal_sdhi *s)
@@ -101,12 +112,12 @@ static int idmac_poll(struct mmchal_sdhi *s)
 	bool read = s->state & SDHI_S_READ;
 	uint32_t end = end_bit(s, read), i1, i2;
 
-	i1 = sdhi_dm_rd_(s, DM_CM_INFO1);
+	i1 = dm_rd(s, DM_CM_INFO1);
 	if (i1 & end) {
-		sdhi_dm_wr_(s, DM_CM_INFO1, ~end);
+		dm_wr(s, DM_CM_INFO1, ~end);
 		return 1;
 	}
-	i2 = sdhi_dm_rd_(s, DM_CM_INFO2);
+	i2 = dm_rd(s, DM_CM_INFO2);
 	if (i2 & (DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1))
 		return MMCHAL_EFAULT;
 	return 0;

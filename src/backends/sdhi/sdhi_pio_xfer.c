@@ -101,7 +101,19 @@ static void store_word(uint8_t *p, uint64_t v, uint32_t w)
 		p[k] = (uint8_t)(v >> (8u * k));
 }
 
-/* A whole block inside one sg entry, whole words, little-endian CPU: one tight loop. */
+/*
+ * A whole block inside one sg entry, whole words, little-endian CPU: one tight loop per
+ * port width. It is a speed path only: a build optimised for size (-Os, -Oz:
+ * __OPTIMIZE_SIZE__) leaves it out, and such a block takes the word loop of
+ * mmchal_sdhi_pio_block_(), with the same port accesses and one load or store per word.
+ */
+#if PIO_LE && !defined(__OPTIMIZE_SIZE__)
+#define PIO_FAST 1
+#else
+#define PIO_FAST 0
+#endif
+
+#if PIO_FAST
 static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bool read)
 {
 	const struct mmchal_bus_ops *ops = s->cfg.bus.ops;
@@ -151,6 +163,7 @@ static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bo
 		break;
 	}
 }
+#endif
 
 int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 {
@@ -161,60 +174,60 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 
 	if (s->blocks_done >= d->blocks)
 		return MMCHAL_EIO; /* a buffer event beyond the last block */
-	if (PIO_LE && idx < d->sg_len && !(d->blksz & (w - 1u)) &&
-	    d->sg[idx].len - pos >= d->blksz) {
+#if PIO_FAST
+	if (idx < d->sg_len && !(d->blksz & (w - 1u)) && d->sg[idx].len - pos >= d->blksz) {
 		block_fast(s, (uint8_t *)d->sg[idx].cpu + pos, d->blksz, read);
 		pos += d->blksz;
 		if (pos == d->sg[idx].len) {
 			idx++;
 			pos = 0;
 		}
-		s->sg_idx = idx;
-		s->sg_off = pos;
-		s->blocks_done++;
-		return 0;
+		goto done;
 	}
+#endif
 	for (uint32_t i = 0; i < d->blksz; i += w) {
 		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
-		uint64_t v = 0;
-		uint8_t *p;
+		uint8_t tmp[8] = {0};
+		uint8_t *q;
+		uint32_t step;
 
 		if (idx >= d->sg_len)
 			return MMCHAL_EIO; /* never past the list (checked at start) */
-		p = (uint8_t *)d->sg[idx].cpu + pos;
-		if (n == w && d->sg[idx].len - pos >= w) {
-			/* the whole word lies in this entry */
-			if (read)
-				store_word(p, port_rd(s, off), w);
-			else
-				port_wr(s, off, load_word(p, w));
-			pos += w;
-			if (pos == d->sg[idx].len) {
-				idx++;
-				pos = 0;
-			}
-			continue;
+		/* A word inside this entry is one load or store there; a word across two
+		   entries, or the partial last word of a short block, goes byte by byte
+		   through tmp: only the block's own bytes, the rest of the word sent as 0. */
+		q = (uint8_t *)d->sg[idx].cpu + pos;
+		step = w;
+		if (n != w || d->sg[idx].len - pos < w) {
+			q = tmp;
+			step = 1;
 		}
-		/* a word across two entries, or the partial last word of a short block:
-		   byte by byte, only the block's own bytes */
 		if (read)
-			v = port_rd(s, off);
-		for (uint32_t k = 0; k < n; k++) {
+			store_word(q, port_rd(s, off), w);
+		for (uint32_t k = 0; k < n; k += step) {
+			uint8_t *p;
+
 			if (idx >= d->sg_len)
 				return MMCHAL_EIO;
 			p = (uint8_t *)d->sg[idx].cpu + pos;
-			if (read)
-				*p = (uint8_t)(v >> (8u * k));
-			else
-				v |= (uint64_t)*p << (8u * k);
-			if (++pos == d->sg[idx].len) {
+			if (q == tmp) {
+				if (read)
+					*p = tmp[k];
+				else
+					tmp[k] = *p;
+			}
+			pos += step;
+			if (pos == d->sg[idx].len) {
 				idx++;
 				pos = 0;
 			}
 		}
 		if (!read)
-			port_wr(s, off, v);
+			port_wr(s, off, load_word(q, w));
 	}
+#if PIO_FAST
+done:
+#endif
 	s->sg_idx = idx;
 	s->sg_off = pos;
 	s->blocks_done++;

@@ -10,9 +10,19 @@
 #ifndef MMCHAL_SDHI_PRIV_H
 #define MMCHAL_SDHI_PRIV_H
 
+#include <mmchal/config.h>
 #include <mmchal/sdhi.h>
 
 #include "sdhi_regs.h"
+
+/* Helpers with several callers: one copy out of line in a build optimised for size
+   (-Os, -Oz: __OPTIMIZE_SIZE__), which would otherwise copy them into each caller; a
+   speed build leaves the choice to the compiler (as src/core/hints.h does). */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE_SIZE__)
+#define SDHI_NOINLINE_ __attribute__((noinline))
+#else
+#define SDHI_NOINLINE_
+#endif
 
 /* Phase bits of ::mmchal_sdhi::state. */
 #define SDHI_S_CMD       (1u << 0) /* waiting for the response */
@@ -25,6 +35,19 @@
 #define SDHI_S_AUTO_STOP (1u << 7) /* the controller sends CMD12 itself */
 #define SDHI_S_R1B       (1u << 8) /* the command is R1b */
 #define SDHI_S_READ      (1u << 9) /* data flows card -> memory */
+
+/*
+ * Whether a DMA engine is built, and SDHI_S_DMA as the common code tests it: 0 in a
+ * library built with the PIO backend alone, where no engine exists (eng is NULL) and
+ * no xfer is ever armed for DMA, so that the DMA paths of the common code are left
+ * out of such a library.
+ */
+#if MMCHAL_WITH_BACKEND_SDHI_IDMAC || MMCHAL_WITH_BACKEND_SDHI_SYSDMAC
+#define SDHI_DMA_BUILT 1
+#else
+#define SDHI_DMA_BUILT 0
+#endif
+#define SDHI_S_DMA_BUILT (SDHI_DMA_BUILT ? SDHI_S_DMA : 0u)
 
 /** DMA engine hooks of a backend. */
 struct mmchal_sdhi_engine {
@@ -71,16 +94,5 @@ void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma);
 
 /* PIO mover: one block per call. */
 int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read);
-
-/* 32-bit access to one DM_* register (unshifted byte offset). */
-static inline uint32_t sdhi_dm_rd_(const struct mmchal_sdhi *s, uint32_t off)
-{
-	return mmchal_bus_raw_rd32(&s->cfg.bus, off);
-}
-
-static inline void sdhi_dm_wr_(const struct mmchal_sdhi *s, uint32_t off, uint32_t val)
-{
-	mmchal_bus_raw_wr32(&s->cfg.bus, off, val);
-}
 
 #endif /* MMCHAL_SDHI_PRIV_H */

@@ -8,6 +8,8 @@
  */
 #include "sdhi_fx.h"
 
+#include "backends/sdhi/sdhi_priv.h"
+
 struct rw {
 	enum mmchal_plan plan;
 	bool write;
@@ -491,6 +493,211 @@ static void test_sdio_odd_lengths(void **state)
 	}
 }
 
+/*
+ * SDIO CMD53 block mode with block sizes that are not a multiple of the port width,
+ * several blocks per command: the partial last word of each block carries only that
+ * block's bytes, and the next block starts right after it, in one sg entry and in two
+ * separate entries split inside a word (so that a word read past an entry's end
+ * would land in its guard bytes).
+ */
+static void cmd53_blocks(struct fx *f, bool wr, uint32_t bs, uint32_t blocks, uint32_t split,
+			 uint8_t *store)
+{
+	uint32_t total = bs * blocks;
+	struct fx_buf b[2];
+	struct mmchal_sg sg[2];
+	struct mmchal_data d = {0};
+	struct mmchal_cmd c = {0};
+	struct mmchal_xfer x = {0};
+	uint32_t ev, n0 = split ? split : total;
+
+	fx_buf_get(f, f->lo, n0, 1, &b[0]);
+	fx_buf_get(f, f->lo, total - n0 ? total - n0 : 1u, 3, &b[1]);
+	for (uint32_t i = 0; i < total; i++) {
+		uint8_t *q = i < n0 ? &b[0].p[i] : &b[1].p[i - n0];
+
+		*q = wr ? fx_pat(i, total + bs) : 0x5a;
+	}
+	if (wr)
+		memset(store, 0, total + 1u);
+	sg[0].cpu = b[0].p;
+	sg[0].phys = b[0].phys;
+	sg[0].len = n0;
+	sg[1].cpu = b[1].p;
+	sg[1].phys = b[1].phys;
+	sg[1].len = total - n0;
+	d.dir = wr ? MMCHAL_DIR_TO_CARD : MMCHAL_DIR_FROM_CARD;
+	d.blksz = bs;
+	d.blocks = blocks;
+	d.sg = sg;
+	d.sg_len = split ? 2u : 1u;
+	/* CMD53: function 1, block mode, incrementing, address 0, count blocks */
+	c.opcode = 53;
+	c.arg = (wr ? 1u << 31 : 0) | (1u << 28) | (1u << 27) | (1u << 26) | blocks;
+	c.flags = MMCHAL_RSP_R5;
+	x.cmd = &c;
+	x.data = &d;
+	x.plan = MMCHAL_PLAN_PIO;
+	assert_int_equal(f->be.ops->start(f->be.ctx, &x), 0);
+	ev = fx_wait(f, &x);
+	assert_int_equal(ev & (MMCHAL_EV_CMD_ERROR | MMCHAL_EV_DATA_ERROR | FX_TIMEOUT), 0);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, total);
+	for (uint32_t i = 0; i < total; i++) {
+		uint8_t v = i < n0 ? b[0].p[i] : b[1].p[i - n0];
+
+		assert_int_equal(v, fx_pat(i, total + bs));
+		assert_int_equal(store[i], fx_pat(i, total + bs));
+	}
+	assert_int_equal(store[total], 0);
+	fx_buf_guards(&b[0]);
+	fx_buf_guards(&b[1]);
+}
+
+static void test_sdio_block_mode_odd_blksz(void **state)
+{
+	static const uint32_t sizes[] = {6, 10, 13};
+
+	(void)state;
+	for (uint8_t w = 2; w <= 8; w *= 2) {
+		struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,  MMCHAL_SDHI_PIO, -1,    0, w,
+				    MMCHAL_SIM_CARD_SDIO, false,           false, 0};
+		struct fx f;
+		uint32_t r[4];
+		uint64_t size;
+		uint8_t *store;
+
+		assert_int_equal(fx_open(&f, &o), 0);
+		fx_ios(&f, 400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+		for (int i = 0;; i++) {
+			assert_true(i < 100);
+			assert_int_equal(fx_cmd_resp(&f, 5, i ? 0x00ff8000u : 0, MMCHAL_RSP_R4, r),
+					 0);
+			if (i && (r[0] & 0x80000000u))
+				break;
+			fx_delay(&f, 100000);
+		}
+		assert_int_equal(fx_cmd_resp(&f, 3, 0, MMCHAL_RSP_R6, r), 0);
+		f.rca = (uint16_t)(r[0] >> 16);
+		assert_int_equal(fx_cmd(&f, 7, (uint32_t)f.rca << 16, MMCHAL_RSP_R1B), 0);
+		fx_ios(&f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+		store = mmchal_sim_card_store(f.sim, &size);
+		assert_non_null(store);
+		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			uint32_t bs = sizes[k];
+			const uint32_t splits[] = {0, 5, bs + 3u};
+
+			/* CMD52 writes of FBR1's block size (fn0 0x110, 0x111) */
+			assert_int_equal(fx_cmd_resp(&f, 52, (1u << 31) | (0x110u << 9) | bs,
+						     MMCHAL_RSP_R5, r),
+					 0);
+			assert_int_equal(
+				fx_cmd_resp(&f, 52, (1u << 31) | (0x111u << 9), MMCHAL_RSP_R5, r),
+				0);
+			for (unsigned int j = 0; j < 3; j++) {
+				cmd53_blocks(&f, true, bs, 3, splits[j], store);
+				cmd53_blocks(&f, false, bs, 3, splits[j], store);
+			}
+		}
+		fx_close(&f);
+	}
+}
+
+/* A buffer event after the last block of the data phase is an error: the PIO mover
+   touches neither the data port nor the caller's buffer, and keeps its position. */
+static void test_pio_event_past_last_block(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_PIO, -1,    0, 0,
+			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+	struct mmchal_sim_counters c0, c1;
+	struct mmchal_data d = {0};
+	struct mmchal_sg sg;
+	struct fx_buf b;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &o), 0);
+	fx_buf_get(&f, f.lo, 512, 0, &b);
+	memset(b.p, 0x5a, 512);
+	sg.cpu = b.p;
+	sg.phys = b.phys;
+	sg.len = 512;
+	d.blksz = 512;
+	d.blocks = 1;
+	d.sg = &sg;
+	d.sg_len = 1;
+	for (int rd = 0; rd <= 1; rd++) {
+		d.dir = rd ? MMCHAL_DIR_FROM_CARD : MMCHAL_DIR_TO_CARD;
+		f.sdhi.data = &d;
+		f.sdhi.blocks_done = 1;
+		f.sdhi.sg_idx = 0;
+		f.sdhi.sg_off = 0;
+		mmchal_sim_get_counters(f.sim, &c0);
+		assert_int_equal(mmchal_sdhi_pio_block_(&f.sdhi, rd), MMCHAL_EIO);
+		mmchal_sim_get_counters(f.sim, &c1);
+		assert_int_equal(c1.reads, c0.reads);
+		assert_int_equal(c1.writes, c0.writes);
+		assert_int_equal(f.sdhi.blocks_done, 1);
+		assert_int_equal(f.sdhi.sg_idx, 0);
+		assert_int_equal(f.sdhi.sg_off, 0);
+		for (uint32_t i = 0; i < 512; i++)
+			assert_int_equal(b.p[i], 0x5a);
+		fx_buf_guards(&b);
+	}
+	f.sdhi.data = NULL;
+	f.sdhi.blocks_done = 0;
+	fx_close(&f);
+}
+
+/*
+ * An sg list that ends inside a block (the caller shortened it after start checked the
+ * lengths): the mover stops with an error at the end of the list, at a word boundary
+ * and inside a word, and never reaches the entry past the list's end.
+ */
+static void test_pio_list_ends_inside_block(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3, MMCHAL_SDHI_PIO, -1,    0, 4,
+			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+	static const uint32_t first[] = {4, 2}; /* a whole word, then half of one */
+	struct mmchal_data d = {0};
+	struct mmchal_sg sg[2];
+	struct fx_buf b[2];
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &o), 0);
+	fx_buf_get(&f, f.lo, 8, 0, &b[0]);
+	fx_buf_get(&f, f.lo, 8, 0, &b[1]);
+	for (unsigned int k = 0; k < 2; k++) {
+		for (int rd = 0; rd <= 1; rd++) {
+			memset(b[1].p, 0x5a, 8);
+			sg[0].cpu = b[0].p;
+			sg[0].phys = b[0].phys;
+			sg[0].len = first[k];
+			sg[1].cpu = b[1].p; /* past the end of the list: never touched */
+			sg[1].phys = b[1].phys;
+			sg[1].len = 8;
+			d.dir = rd ? MMCHAL_DIR_FROM_CARD : MMCHAL_DIR_TO_CARD;
+			d.blksz = 8;
+			d.blocks = 1;
+			d.sg = sg;
+			d.sg_len = 1;
+			f.sdhi.data = &d;
+			f.sdhi.blocks_done = 0;
+			f.sdhi.sg_idx = 0;
+			f.sdhi.sg_off = 0;
+			assert_int_equal(mmchal_sdhi_pio_block_(&f.sdhi, rd), MMCHAL_EIO);
+			assert_int_equal(f.sdhi.blocks_done, 0);
+			for (uint32_t i = 0; i < 8; i++)
+				assert_int_equal(b[1].p[i], 0x5a);
+			fx_buf_guards(&b[0]);
+			fx_buf_guards(&b[1]);
+		}
+	}
+	f.sdhi.data = NULL;
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +711,9 @@ int main(void)
 		cmocka_unit_test(test_gen2_versions),
 		cmocka_unit_test(test_sysdmac_iommu),
 		cmocka_unit_test(test_sdio_odd_lengths),
+		cmocka_unit_test(test_sdio_block_mode_odd_blksz),
+		cmocka_unit_test(test_pio_event_past_last_block),
+		cmocka_unit_test(test_pio_list_ends_inside_block),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

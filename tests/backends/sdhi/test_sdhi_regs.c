@@ -12,6 +12,7 @@
 #define R_I1MASK   0x20u
 #define R_I2MASK   0x22u
 #define R_SIZE     0x26u
+#define R_OPTION   0x28u
 #define R_STOP     0x08u
 #define R_SDIOMODE 0x34u
 #define R_EXTMODE  0xd8u
@@ -987,16 +988,99 @@ static void test_injected_errors(void **state)
 	}
 }
 
+/* set_ios changes only SD_OPTION's bus width bits (15: 1 bit, 13: 8 bits, neither: 4
+   bits), and every xfer started counts in the statistics, a refused one not. */
+static void test_width_bits_and_requests(void **state)
+{
+	static const struct {
+		enum mmchal_bus_width w;
+		uint16_t bits;
+	} rows[] = {
+		{MMCHAL_BUS_WIDTH_4, 0},        {MMCHAL_BUS_WIDTH_8, 1u << 13},
+		{MMCHAL_BUS_WIDTH_1, 1u << 15}, {MMCHAL_BUS_WIDTH_8, 1u << 13},
+		{MMCHAL_BUS_WIDTH_4, 0},
+	};
+	struct mmchal_sdhi_stats st;
+	struct mmchal_cmd c13 = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x13 = {.cmd = &c13};
+	struct mmchal_cmd bad = {.opcode = 64, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer xbad = {.cmd = &bad};
+	uint16_t rest;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	/* after probe: 1 bit, timeout field 0xe, bit 14 always 1 */
+	assert_int_equal(reg16(&f, R_OPTION), 0xc0e0);
+	rest = (uint16_t)(reg16(&f, R_OPTION) & ~0xa000u);
+	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		fx_ios(&f, 400000, rows[i].w, MMCHAL_TIMING_LEGACY);
+		assert_int_equal(reg16(&f, R_OPTION), rest | rows[i].bits);
+	}
+	assert_int_equal(mmchal_sdhi_get_stats(&f.sdhi, &st), 0);
+	assert_int_equal(st.requests, 0);
+	for (uint32_t n = 1; n <= 3; n++) {
+		assert_int_equal(f.be.ops->start(f.be.ctx, &xbad), MMCHAL_EINVAL);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &x13), 0);
+		(void)fx_wait(&f, &x13);
+		assert_int_equal(mmchal_sdhi_get_stats(&f.sdhi, &st), 0);
+		assert_int_equal(st.requests, n);
+	}
+	fx_close(&f);
+}
+
+/* A part without the idle wait (R-Car Gen1 entry: no MMCHAL_SDHI_F_IDLE_WAIT) ends a DMA
+   write on the access end once command busy is clear, with the card still busy
+   programming; it does not wait for the bus-idle bit (INFO2 bit 29). */
+static void test_write_end_without_idle_wait(void **state)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2,
+			    MMCHAL_SDHI_SYSDMAC,
+			    -1,
+			    0,
+			    0,
+			    MMCHAL_SIM_CARD_MMC,
+			    false,
+			    false,
+			    0};
+	struct fx f;
+	struct blk t;
+	uint32_t ev;
+
+	(void)state;
+	fx_more.compat = "renesas,sdhi-r8a7778";
+	assert_int_equal(fx_open(&f, &o), 0);
+	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+	blk_prep(&f, &t, true, 1, true);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	ev = fx_wait(&f, &t.x);
+	assert_int_equal(ev & (MMCHAL_EV_CMD_ERROR | MMCHAL_EV_DATA_ERROR | FX_TIMEOUT), 0);
+	assert_true(ev & MMCHAL_EV_DATA_DONE);
+	assert_int_equal(t.d.bytes_xfered, 512);
+	assert_int_equal(f.be.ops->card_busy(f.be.ctx), 1);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ack_values),       cmocka_unit_test(test_reset_restores),
-		cmocka_unit_test(test_dma_pio_switch),   cmocka_unit_test(test_finished_untouched),
-		cmocka_unit_test(test_cmd_encoding),     cmocka_unit_test(test_probe_forgets_stop),
-		cmocka_unit_test(test_clock_sequence),   cmocka_unit_test(test_timeout_clocks),
-		cmocka_unit_test(test_entry_checks),     cmocka_unit_test(test_sdio_irq),
-		cmocka_unit_test(test_write_never_busy), cmocka_unit_test(test_start_refusals),
-		cmocka_unit_test(test_probe_writes),     cmocka_unit_test(test_injected_errors),
+		cmocka_unit_test(test_ack_values),
+		cmocka_unit_test(test_reset_restores),
+		cmocka_unit_test(test_dma_pio_switch),
+		cmocka_unit_test(test_finished_untouched),
+		cmocka_unit_test(test_cmd_encoding),
+		cmocka_unit_test(test_probe_forgets_stop),
+		cmocka_unit_test(test_clock_sequence),
+		cmocka_unit_test(test_timeout_clocks),
+		cmocka_unit_test(test_entry_checks),
+		cmocka_unit_test(test_sdio_irq),
+		cmocka_unit_test(test_write_never_busy),
+		cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_probe_writes),
+		cmocka_unit_test(test_injected_errors),
+		cmocka_unit_test(test_width_bits_and_requests),
+		cmocka_unit_test(test_write_end_without_idle_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
