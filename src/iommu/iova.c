@@ -21,6 +21,7 @@
 #include <mmchal/error.h>
 
 #include "core/mem.h"
+#include "iommu/hints.h"
 
 _Static_assert(sizeof(struct mmchal_iova_node) <= MMCHAL_IOVA_NODE_SIZE,
 	       "MMCHAL_IOVA_NODE_SIZE too small");
@@ -237,7 +238,7 @@ static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 }
 
 /* End of the range before entry idx of a leaf; false when there is none. */
-static bool prev_end(const iova_node_ *nd, unsigned int idx, uint64_t *pe)
+static IOMMU_OUTLINE_ bool prev_end(const iova_node_ *nd, unsigned int idx, uint64_t *pe)
 {
 	if (idx > 0) {
 		*pe = nd->end[idx - 1u];
@@ -332,12 +333,8 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 			v->pend = 0;
 			v->top_valid = false;
 			v->top_b = v->top_a - 1u;
-			v->st.live_ranges++;
-			v->st.live_pages += npages;
 			v->st.last_visits = 1;
-			note_visits(v);
-			*start = x;
-			return 0;
+			goto done;
 		}
 		iova_pend_flush_(v);
 	}
@@ -359,19 +356,13 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		if (!found && first > v->ap_start)
 			found = gap_fit(&r, v->ap_start, first - 1u, &x);
 	}
-	if (!found) {
-		v->st.failures++;
-		note_visits(v);
-		return MMCHAL_ENOMEM;
-	}
+	if (!found)
+		goto fail;
 	e = x + npages - 1u;
 	if (!leaf)
 		leaf = insert_leaf(v, x);
-	if (iova_nodes_needed_(v, leaf) > v->free_count) {
-		v->st.failures++;
-		note_visits(v);
-		return MMCHAL_ENOMEM;
-	}
+	if (iova_nodes_needed_(v, leaf) > v->free_count)
+		goto fail;
 	/* The new top gap is set before the insertion so that the tree
 	 * values the gaps around the new range with it. */
 	old_excl = iova_excl_(v);
@@ -386,11 +377,16 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		}
 	}
 	iova_leaf_insert_(v, leaf, x, e, old_excl);
+done:
 	v->st.live_ranges++;
 	v->st.live_pages += npages;
 	note_visits(v);
 	*start = x;
 	return 0;
+fail:
+	v->st.failures++;
+	note_visits(v);
+	return MMCHAL_ENOMEM;
 }
 
 int mmchal_iova_alloc(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,
