@@ -226,6 +226,7 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 	struct mmchal_merge_info mi;
 	uint64_t mask, base, npages, pfn, done = 0;
 	mmchal_dma_addr_t expect;
+	bool split = false;
 	uint32_t i;
 	int ret;
 
@@ -243,9 +244,13 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 	ret = mmchal_iova_alloc_cached(&dom->iova, npages, dom->limit_pfn, false, &base);
 	if (ret)
 		return map_failed(dom, ret);
-	pfn = base;
-	for (i = 0; i < nsg; i++) {
+	/* The merged result must be one segment: every entry's device address
+	 * follows the previous one's end exactly. Checked as the entries are
+	 * mapped, acted on after the flush. */
+	expect = (base << dom->page_shift) + (sg[0].phys & mask);
+	for (i = 0, pfn = base; i < nsg; i++) {
 		uint64_t np = span_pages(dom, sg[i].phys, sg[i].len);
+		mmchal_dma_addr_t dev = (pfn << dom->page_shift) + (sg[i].phys & mask);
 
 		ret = map_pages(dom, pfn, sg[i].phys, np, dir);
 		if (ret) {
@@ -253,23 +258,17 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 			(void)release_range(dom, base, npages, done + np);
 			return map_failed(dom, ret);
 		}
+		if (dev != expect)
+			split = true;
+		expect = dev + sg[i].len;
 		done += np;
 		pfn += np;
 	}
 	ret = flush(dom, base, npages);
-	/* The merged result must be one segment: every entry's device address
-	 * follows the previous one's end exactly. */
-	expect = (base << dom->page_shift) + (sg[0].phys & mask);
-	out->addr = expect;
+	out->addr = (base << dom->page_shift) + (sg[0].phys & mask);
 	out->len = (uint32_t)mi.total;
-	for (i = 0, pfn = base; !ret && i < nsg; i++) {
-		mmchal_dma_addr_t dev = (pfn << dom->page_shift) + (sg[i].phys & mask);
-
-		if (dev != expect || done != npages)
-			ret = MMCHAL_EFAULT;
-		expect = dev + sg[i].len;
-		pfn += span_pages(dom, sg[i].phys, sg[i].len);
-	}
+	if (!ret && (split || done != npages))
+		ret = MMCHAL_EFAULT;
 	if (ret) {
 		(void)release_range(dom, base, npages, done);
 		return map_failed(dom, ret);
