@@ -187,7 +187,7 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 }
 
 /* Index of the child whose subtree holds (or would hold) page pfn. */
-static unsigned int child_index(const iova_node_ *nd, uint64_t pfn)
+static IOMMU_OUTLINE_ unsigned int child_index(const iova_node_ *nd, uint64_t pfn)
 {
 	unsigned int i, c = 0;
 
@@ -296,7 +296,7 @@ void iova_pend_flush_(struct mmchal_iova *v)
 	iova_leaf_remove_(v, leaf, v->pend_idx, iova_excl_(v));
 }
 
-static void note_visits(struct mmchal_iova *v)
+static IOMMU_OUTLINE_ void note_visits(struct mmchal_iova *v)
 {
 	if (v->st.last_visits > v->st.max_visits)
 		v->st.max_visits = v->st.last_visits;
