@@ -125,6 +125,15 @@ static bool gap_fit(const struct req *r, uint64_t a, uint64_t b, uint64_t *x)
 	return true;
 }
 
+/* Fit the request into the free pages between entries i - 1 and i of nd. */
+static IOMMU_SHARED_ bool between_fit(const struct req *r, const iova_node_ *nd, unsigned int i,
+				      uint64_t *x)
+{
+	uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
+
+	return ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x);
+}
+
 static bool sub_fits(const struct req *r, uint64_t gap, uint8_t ord)
 {
 	return r->aligned ? ord >= r->need : gap >= r->size;
@@ -149,9 +158,7 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 	v->st.last_visits++;
 	if (nd->leaf) {
 		for (i = nd->n - 1u; i > 0; i--) {
-			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
-
-			if (ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x)) {
+			if (between_fit(r, nd, i, x)) {
 				*leaf = (iova_node_ *)(uintptr_t)nd;
 				return true;
 			}
@@ -165,22 +172,18 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 			if (search(v, r, nd->child[i], level + 1u, x, leaf))
 				return true;
 		}
-		if (i > 0) {
-			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
+		if (i > 0 && between_fit(r, nd, i, x)) {
+			/* The new range goes last into the rightmost leaf
+			 * below the gap: reach it along the last child
+			 * pointers instead of a second descent. */
+			const iova_node_ *l = nd->child[i - 1u];
 
-			if (ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x)) {
-				/* The new range goes last into the rightmost
-				 * leaf below the gap: reach it along the last
-				 * child pointers instead of a second descent. */
-				const iova_node_ *l = nd->child[i - 1u];
-
-				while (!l->leaf) {
-					l = l->child[l->n - 1u];
-					v->st.last_visits++;
-				}
-				*leaf = (iova_node_ *)(uintptr_t)l;
-				return true;
+			while (!l->leaf) {
+				l = l->child[l->n - 1u];
+				v->st.last_visits++;
 			}
+			*leaf = (iova_node_ *)(uintptr_t)l;
+			return true;
 		}
 	}
 	return false;
