@@ -15,6 +15,7 @@
 #include <mmchal/error.h>
 
 #include "core/mem.h"
+#include "iommu/hints.h"
 
 #define BMAP_MAPPED   0x424d4150u /* "BMAP" */
 #define BMAP_UNMAPPED 0x42554e4du /* "BUNM" */
@@ -70,7 +71,7 @@ static bool slot_used(const struct mmchal_bounce *b, uint32_t i)
 	return (b->used[i / 32u] >> (i % 32u)) & 1u;
 }
 
-static void mark(struct mmchal_bounce *b, uint32_t first, uint32_t n, bool used)
+static IOMMU_OUTLINE_ void mark(struct mmchal_bounce *b, uint32_t first, uint32_t n, bool used)
 {
 	for (uint32_t i = first; i < first + n; i++) {
 		if (used)
@@ -78,6 +79,12 @@ static void mark(struct mmchal_bounce *b, uint32_t first, uint32_t n, bool used)
 		else
 			b->used[i / 32u] &= ~(1u << (i % 32u));
 	}
+}
+
+/* Device address of slot i. */
+static inline uint64_t slot_dma(const struct mmchal_bounce *b, uint32_t i)
+{
+	return b->dma + ((uint64_t)i << b->slot_shift);
 }
 
 /* First run of n free slots inside one group of slots_per_map slots, from
@@ -100,8 +107,7 @@ static bool find_run(struct mmchal_bounce *b, uint32_t n, uint64_t align1, uint3
 			run = slot_used(b, i) ? 0 : run + 1u;
 			/* the run may start later than its first free slot when the
 			 * device needs a coarser start alignment than one slot */
-			if (run >= n &&
-			    ((b->dma + ((uint64_t)(i + 1u - n) << b->slot_shift)) & align1) == 0) {
+			if (run >= n && (slot_dma(b, i + 1u - n) & align1) == 0) {
 				*first = i + 1u - n;
 				return true;
 			}
@@ -110,14 +116,18 @@ static bool find_run(struct mmchal_bounce *b, uint32_t n, uint64_t align1, uint3
 	return false;
 }
 
-static void copy_sg_to_slots(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint32_t nsg,
-			     uint32_t first)
+/* Copy the caller's buffers into the slots from first on, or back. */
+static IOMMU_SHARED_ void copy_sg(struct mmchal_bounce *b, const struct mmchal_sg *sg, uint32_t nsg,
+				  uint32_t first, bool to_slots)
 {
-	unsigned char *dst = b->mem + ((size_t)first << b->slot_shift);
+	unsigned char *slots = b->mem + ((size_t)first << b->slot_shift);
 
 	for (uint32_t i = 0; i < nsg; i++) {
-		memcpy(dst, sg[i].cpu, sg[i].len);
-		dst += sg[i].len;
+		if (to_slots)
+			memcpy(slots, sg[i].cpu, sg[i].len);
+		else
+			memcpy(sg[i].cpu, slots, sg[i].len);
+		slots += sg[i].len;
 	}
 }
 
@@ -165,7 +175,7 @@ int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *s
 	b->cursor = (first + n) % b->nslots;
 	/* Both directions: for FROM_CARD this is what stops a short transfer
 	 * from exposing the previous user's bytes. */
-	copy_sg_to_slots(b, sg, nsg, first);
+	copy_sg(b, sg, nsg, first, true);
 	map->state = BMAP_MAPPED;
 	map->first = first;
 	map->nslots = n;
@@ -173,7 +183,7 @@ int mmchal_bounce_map_aligned(struct mmchal_bounce *b, const struct mmchal_sg *s
 	map->dir = dir;
 	map->sg = sg;
 	map->nsg = nsg;
-	out->addr = b->dma + ((uint64_t)first << b->slot_shift);
+	out->addr = slot_dma(b, first);
 	out->len = (uint32_t)total;
 	return 0;
 }
@@ -187,14 +197,8 @@ int mmchal_bounce_unmap(struct mmchal_bounce *b, struct mmchal_bounce_map *map, 
 	if (map->state != BMAP_MAPPED || map->nslots == 0 || map->first >= b->nslots ||
 	    map->nslots > b->nslots - map->first)
 		return MMCHAL_EINVAL;
-	if (copy_back && map->dir == MMCHAL_DIR_FROM_CARD) {
-		const unsigned char *src = b->mem + ((size_t)map->first << b->slot_shift);
-
-		for (uint32_t i = 0; i < map->nsg; i++) {
-			memcpy(map->sg[i].cpu, src, map->sg[i].len);
-			src += map->sg[i].len;
-		}
-	}
+	if (copy_back && map->dir == MMCHAL_DIR_FROM_CARD)
+		copy_sg(b, map->sg, map->nsg, map->first, false);
 	mark(b, map->first, map->nslots, false);
 	b->in_use -= map->nslots;
 	map->state = BMAP_UNMAPPED;

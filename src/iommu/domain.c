@@ -15,6 +15,7 @@
 #include <mmchal/error.h>
 
 #include "core/mem.h"
+#include "iommu/hints.h"
 
 #define MAP_MAPPED   0x4d415044u /* "MAPD" */
 #define MAP_UNMAPPED 0x554e4d50u /* "UNMP" */
@@ -161,16 +162,60 @@ static int release_range(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t
 }
 
 /* Pages spanned by [phys, phys + len). */
-static uint64_t span_pages(const struct mmchal_iommu_domain *dom, uint64_t phys, uint32_t len)
+static IOMMU_SHARED_ uint64_t span_pages(const struct mmchal_iommu_domain *dom, uint64_t phys,
+					 uint32_t len)
 {
 	uint64_t mask = dom->caps.page_size - 1u;
 
 	return ((phys & mask) + len + mask) >> dom->page_shift;
 }
 
-static bool dir_ok(enum mmchal_dir dir)
+/* The checks both map calls make first, in the order their errors are
+ * documented: unusable arguments, then a mapping still in use. */
+static IOMMU_SHARED_ int map_check(const struct mmchal_iommu_domain *dom,
+				   const struct mmchal_iommu_mapping *map,
+				   const struct mmchal_dma_seg *out, enum mmchal_dir dir)
 {
-	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;
+	if (!ready(dom) || !map || !out ||
+	    (dir != MMCHAL_DIR_TO_CARD && dir != MMCHAL_DIR_FROM_CARD))
+		return MMCHAL_EINVAL;
+	if (map->state == MAP_MAPPED)
+		return MMCHAL_EBUSY;
+	return 0;
+}
+
+/* Map np pages at pfn to the pages holding phys. The pages count as mapped
+ * also when the op fails: a driver may have mapped part of them first. */
+static IOMMU_SHARED_ int map_pages(struct mmchal_iommu_domain *dom, uint64_t pfn, uint64_t phys,
+				   uint64_t np, enum mmchal_dir dir)
+{
+	int ret = dom->iommu.ops->map(dom->iommu.ctx, pfn << dom->page_shift,
+				      phys & ~((uint64_t)dom->caps.page_size - 1u),
+				      np << dom->page_shift, prot_of(dir));
+
+	dom->st.pages_mapped += np;
+	return op_err(ret);
+}
+
+/* A map call failed after its checks: count it, return its error. */
+static int map_failed(struct mmchal_iommu_domain *dom, int ret)
+{
+	dom->st.map_failures++;
+	return ret;
+}
+
+/* A map call succeeded: hand the mapping out. */
+static IOMMU_SHARED_ int map_done(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapping *map,
+				  struct mmchal_dma_seg *out, uint32_t nsegs, bool merged,
+				  enum mmchal_dir dir)
+{
+	map->state = MAP_MAPPED;
+	map->nsegs = nsegs;
+	map->merged = merged;
+	map->dir = dir;
+	map->segs = out;
+	note_mapped(dom);
+	return 0;
 }
 
 int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg,
@@ -181,130 +226,107 @@ int mmchal_iommu_map_merged(struct mmchal_iommu_domain *dom, const struct mmchal
 	struct mmchal_merge_info mi;
 	uint64_t mask, base, npages, pfn, done = 0;
 	mmchal_dma_addr_t expect;
+	bool split = false;
 	uint32_t i;
 	int ret;
 
-	if (!ready(dom) || !map || !out || !dir_ok(dir))
-		return MMCHAL_EINVAL;
-	if (map->state == MAP_MAPPED)
-		return MMCHAL_EBUSY;
-	if (mmchal_merge_check(sg, nsg, &dom->caps, card, &mi) != MMCHAL_MERGE_OK) {
-		if (info)
-			*info = mi;
-		return MMCHAL_EINVAL;
-	}
+	ret = map_check(dom, map, out, dir);
+	if (ret)
+		return ret;
+	ret = mmchal_merge_check(sg, nsg, &dom->caps, card, &mi) != MMCHAL_MERGE_OK ? MMCHAL_EINVAL
+										    : 0;
 	if (info)
 		*info = mi;
+	if (ret)
+		return ret;
 	mask = dom->caps.page_size - 1u;
 	npages = mi.map_size >> dom->page_shift;
 	ret = mmchal_iova_alloc_cached(&dom->iova, npages, dom->limit_pfn, false, &base);
-	if (ret) {
-		dom->st.map_failures++;
-		return ret;
-	}
-	pfn = base;
-	for (i = 0; i < nsg; i++) {
+	if (ret)
+		return map_failed(dom, ret);
+	/* The merged result must be one segment: every entry's device address
+	 * follows the previous one's end exactly. Checked as the entries are
+	 * mapped, acted on after the flush. */
+	expect = (base << dom->page_shift) + (sg[0].phys & mask);
+	for (i = 0, pfn = base; i < nsg; i++) {
 		uint64_t np = span_pages(dom, sg[i].phys, sg[i].len);
+		mmchal_dma_addr_t dev = (pfn << dom->page_shift) + (sg[i].phys & mask);
 
-		ret = dom->iommu.ops->map(dom->iommu.ctx, pfn << dom->page_shift,
-					  sg[i].phys & ~mask, np << dom->page_shift, prot_of(dir));
+		ret = map_pages(dom, pfn, sg[i].phys, np, dir);
 		if (ret) {
-			/* Include the failing call's pages: a driver may have
-			 * mapped part of them before it failed. */
-			dom->st.pages_mapped += np;
+			/* Include the failing call's pages (map_pages). */
 			(void)release_range(dom, base, npages, done + np);
-			dom->st.map_failures++;
-			return ret < 0 ? ret : MMCHAL_EFAULT;
+			return map_failed(dom, ret);
 		}
-		dom->st.pages_mapped += np;
+		if (dev != expect)
+			split = true;
+		expect = dev + sg[i].len;
 		done += np;
 		pfn += np;
 	}
 	ret = flush(dom, base, npages);
-	/* The merged result must be one segment: every entry's device address
-	 * follows the previous one's end exactly. */
-	expect = (base << dom->page_shift) + (sg[0].phys & mask);
-	out->addr = expect;
+	out->addr = (base << dom->page_shift) + (sg[0].phys & mask);
 	out->len = (uint32_t)mi.total;
-	for (i = 0, pfn = base; !ret && i < nsg; i++) {
-		mmchal_dma_addr_t dev = (pfn << dom->page_shift) + (sg[i].phys & mask);
-
-		if (dev != expect || done != npages)
-			ret = MMCHAL_EFAULT;
-		expect = dev + sg[i].len;
-		pfn += span_pages(dom, sg[i].phys, sg[i].len);
-	}
+	if (!ret && (split || done != npages))
+		ret = MMCHAL_EFAULT;
 	if (ret) {
 		(void)release_range(dom, base, npages, done);
-		dom->st.map_failures++;
-		return ret < 0 ? ret : MMCHAL_EFAULT;
+		return map_failed(dom, ret);
 	}
-	map->state = MAP_MAPPED;
-	map->nsegs = 1;
-	map->merged = true;
-	map->dir = dir;
-	map->segs = out;
-	note_mapped(dom);
-	return 0;
+	return map_done(dom, map, out, 1, true, dir);
 }
 
 int mmchal_iommu_map_segs(struct mmchal_iommu_domain *dom, const struct mmchal_sg *sg, uint32_t nsg,
 			  enum mmchal_dir dir, struct mmchal_iommu_mapping *map,
 			  struct mmchal_dma_seg *out)
 {
-	uint64_t mask;
-	uint32_t i, j;
-	int ret = 0;
+	uint32_t i;
+	int ret;
 
-	if (!ready(dom) || !sg || nsg == 0 || !map || !out || !dir_ok(dir))
+	if (!sg || nsg == 0)
 		return MMCHAL_EINVAL;
-	if (map->state == MAP_MAPPED)
-		return MMCHAL_EBUSY;
+	ret = map_check(dom, map, out, dir);
+	if (ret)
+		return ret;
 	for (i = 0; i < nsg; i++) {
 		if (sg[i].len == 0 || sg[i].phys > UINT64_MAX - (sg[i].len - 1u))
 			return MMCHAL_EINVAL;
 	}
-	mask = dom->caps.page_size - 1u;
 	for (i = 0; i < nsg; i++) {
 		uint64_t np = span_pages(dom, sg[i].phys, sg[i].len), pfn;
 
 		ret = mmchal_iova_alloc_cached(&dom->iova, np, dom->limit_pfn, false, &pfn);
 		if (ret)
 			break;
-		ret = dom->iommu.ops->map(dom->iommu.ctx, pfn << dom->page_shift,
-					  sg[i].phys & ~mask, np << dom->page_shift, prot_of(dir));
-		if (ret) {
-			dom->st.pages_mapped += np;
-			(void)release_range(dom, pfn, np, np);
-			ret = ret < 0 ? ret : MMCHAL_EFAULT;
-			break;
+		ret = map_pages(dom, pfn, sg[i].phys, np, dir);
+		if (!ret) {
+			ret = flush(dom, pfn, np);
+			out[i].addr = (pfn << dom->page_shift) +
+				      (sg[i].phys & (dom->caps.page_size - 1u));
+			out[i].len = sg[i].len;
 		}
-		dom->st.pages_mapped += np;
-		ret = flush(dom, pfn, np);
-		out[i].addr = (pfn << dom->page_shift) + (sg[i].phys & mask);
-		out[i].len = sg[i].len;
 		if (ret) {
 			(void)release_range(dom, pfn, np, np);
 			break;
 		}
 	}
 	if (i < nsg) {
-		for (j = 0; j < i; j++) {
-			uint64_t pfn = out[j].addr >> dom->page_shift;
+		for (uint32_t j = 0; j < i; j++) {
+			uint64_t np = span_pages(dom, sg[j].phys, sg[j].len);
 
-			(void)release_range(dom, pfn, span_pages(dom, sg[j].phys, sg[j].len),
-					    span_pages(dom, sg[j].phys, sg[j].len));
+			(void)release_range(dom, out[j].addr >> dom->page_shift, np, np);
 		}
-		dom->st.map_failures++;
-		return ret;
+		return map_failed(dom, ret);
 	}
-	map->state = MAP_MAPPED;
-	map->nsegs = nsg;
-	map->merged = false;
-	map->dir = dir;
-	map->segs = out;
-	note_mapped(dom);
-	return 0;
+	return map_done(dom, map, out, nsg, false, dir);
+}
+/* The IOVA range of a mapped segment: true when seg starts one. */
+static IOMMU_SHARED_ bool seg_range(const struct mmchal_iommu_domain *dom,
+				    const struct mmchal_dma_seg *seg, uint64_t *s, uint64_t *n)
+{
+	uint64_t pfn = seg->addr >> dom->page_shift;
+
+	return mmchal_iova_find(&dom->iova, pfn, s, n) == 0 && *s == pfn;
 }
 
 int mmchal_iommu_unmap(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapping *map)
@@ -322,15 +344,14 @@ int mmchal_iommu_unmap(struct mmchal_iommu_domain *dom, struct mmchal_iommu_mapp
 	for (i = 0; i < map->nsegs; i++) {
 		uint64_t s, n;
 
-		if (mmchal_iova_find(&dom->iova, map->segs[i].addr >> dom->page_shift, &s, &n) ||
-		    s != map->segs[i].addr >> dom->page_shift)
+		if (!seg_range(dom, &map->segs[i], &s, &n))
 			return MMCHAL_ENOENT;
 	}
 	for (i = 0; i < map->nsegs; i++) {
 		uint64_t s = 0, n = 0;
 		int ret;
 
-		(void)mmchal_iova_find(&dom->iova, map->segs[i].addr >> dom->page_shift, &s, &n);
+		(void)seg_range(dom, &map->segs[i], &s, &n);
 		ret = release_range(dom, s, n, n);
 		if (ret && !first)
 			first = ret;

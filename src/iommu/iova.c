@@ -21,6 +21,7 @@
 #include <mmchal/error.h>
 
 #include "core/mem.h"
+#include "iommu/hints.h"
 
 _Static_assert(sizeof(struct mmchal_iova_node) <= MMCHAL_IOVA_NODE_SIZE,
 	       "MMCHAL_IOVA_NODE_SIZE too small");
@@ -124,6 +125,15 @@ static bool gap_fit(const struct req *r, uint64_t a, uint64_t b, uint64_t *x)
 	return true;
 }
 
+/* Fit the request into the free pages between entries i - 1 and i of nd. */
+static IOMMU_SHARED_ bool between_fit(const struct req *r, const iova_node_ *nd, unsigned int i,
+				      uint64_t *x)
+{
+	uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
+
+	return ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x);
+}
+
 static bool sub_fits(const struct req *r, uint64_t gap, uint8_t ord)
 {
 	return r->aligned ? ord >= r->need : gap >= r->size;
@@ -148,9 +158,7 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 	v->st.last_visits++;
 	if (nd->leaf) {
 		for (i = nd->n - 1u; i > 0; i--) {
-			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
-
-			if (ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x)) {
+			if (between_fit(r, nd, i, x)) {
 				*leaf = (iova_node_ *)(uintptr_t)nd;
 				return true;
 			}
@@ -164,29 +172,25 @@ static bool search(struct mmchal_iova *v, const struct req *r, const iova_node_ 
 			if (search(v, r, nd->child[i], level + 1u, x, leaf))
 				return true;
 		}
-		if (i > 0) {
-			uint64_t pe = nd->end[i - 1u], ns = nd->key[i];
+		if (i > 0 && between_fit(r, nd, i, x)) {
+			/* The new range goes last into the rightmost leaf
+			 * below the gap: reach it along the last child
+			 * pointers instead of a second descent. */
+			const iova_node_ *l = nd->child[i - 1u];
 
-			if (ns - pe > 1u && gap_fit(r, pe + 1u, ns - 1u, x)) {
-				/* The new range goes last into the rightmost
-				 * leaf below the gap: reach it along the last
-				 * child pointers instead of a second descent. */
-				const iova_node_ *l = nd->child[i - 1u];
-
-				while (!l->leaf) {
-					l = l->child[l->n - 1u];
-					v->st.last_visits++;
-				}
-				*leaf = (iova_node_ *)(uintptr_t)l;
-				return true;
+			while (!l->leaf) {
+				l = l->child[l->n - 1u];
+				v->st.last_visits++;
 			}
+			*leaf = (iova_node_ *)(uintptr_t)l;
+			return true;
 		}
 	}
 	return false;
 }
 
 /* Index of the child whose subtree holds (or would hold) page pfn. */
-static unsigned int child_index(const iova_node_ *nd, uint64_t pfn)
+static IOMMU_OUTLINE_ unsigned int child_index(const iova_node_ *nd, uint64_t pfn)
 {
 	unsigned int i, c = 0;
 
@@ -237,7 +241,7 @@ static iova_node_ *descend(struct mmchal_iova *v, uint64_t pfn)
 }
 
 /* End of the range before entry idx of a leaf; false when there is none. */
-static bool prev_end(const iova_node_ *nd, unsigned int idx, uint64_t *pe)
+static IOMMU_OUTLINE_ bool prev_end(const iova_node_ *nd, unsigned int idx, uint64_t *pe)
 {
 	if (idx > 0) {
 		*pe = nd->end[idx - 1u];
@@ -295,7 +299,7 @@ void iova_pend_flush_(struct mmchal_iova *v)
 	iova_leaf_remove_(v, leaf, v->pend_idx, iova_excl_(v));
 }
 
-static void note_visits(struct mmchal_iova *v)
+static IOMMU_OUTLINE_ void note_visits(struct mmchal_iova *v)
 {
 	if (v->st.last_visits > v->st.max_visits)
 		v->st.max_visits = v->st.last_visits;
@@ -332,12 +336,8 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 			v->pend = 0;
 			v->top_valid = false;
 			v->top_b = v->top_a - 1u;
-			v->st.live_ranges++;
-			v->st.live_pages += npages;
 			v->st.last_visits = 1;
-			note_visits(v);
-			*start = x;
-			return 0;
+			goto done;
 		}
 		iova_pend_flush_(v);
 	}
@@ -359,19 +359,13 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		if (!found && first > v->ap_start)
 			found = gap_fit(&r, v->ap_start, first - 1u, &x);
 	}
-	if (!found) {
-		v->st.failures++;
-		note_visits(v);
-		return MMCHAL_ENOMEM;
-	}
+	if (!found)
+		goto fail;
 	e = x + npages - 1u;
 	if (!leaf)
 		leaf = insert_leaf(v, x);
-	if (iova_nodes_needed_(v, leaf) > v->free_count) {
-		v->st.failures++;
-		note_visits(v);
-		return MMCHAL_ENOMEM;
-	}
+	if (iova_nodes_needed_(v, leaf) > v->free_count)
+		goto fail;
 	/* The new top gap is set before the insertion so that the tree
 	 * values the gaps around the new range with it. */
 	old_excl = iova_excl_(v);
@@ -386,11 +380,16 @@ int iova_tree_alloc_(struct mmchal_iova *v, uint64_t npages, uint64_t limit, boo
 		}
 	}
 	iova_leaf_insert_(v, leaf, x, e, old_excl);
+done:
 	v->st.live_ranges++;
 	v->st.live_pages += npages;
 	note_visits(v);
 	*start = x;
 	return 0;
+fail:
+	v->st.failures++;
+	note_visits(v);
+	return MMCHAL_ENOMEM;
 }
 
 int mmchal_iova_alloc(struct mmchal_iova *v, uint64_t npages, uint64_t limit, bool size_aligned,

@@ -12,7 +12,13 @@
 
 /* Compiler hints. GCC and clang get them; any other C11 compiler gets
  * correct code without them. */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE_SIZE__)
+/* A build optimised for size (-Os, -Oz) spends no flash on prefetches: they
+ * only hide memory latency, which a small firmware's SRAM does not have. */
+#define IOVA_NOINLINE_
+#define IOVA_PREFETCH_(p) ((void)(p))
+#define IOVA_HAVE_CLZLL_  1
+#elif defined(__GNUC__) || defined(__clang__)
 #define IOVA_NOINLINE_    __attribute__((noinline))
 #define IOVA_PREFETCH_(p) __builtin_prefetch(p)
 #define IOVA_HAVE_CLZLL_  1

@@ -11,6 +11,7 @@
  * Locking: none; the caller of the public API serialises.
  */
 #include "iommu/iova_tree.h"
+#include "iommu/hints.h"
 
 static inline uint64_t max64(uint64_t a, uint64_t b)
 {
@@ -20,6 +21,15 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 static inline uint8_t max8(uint8_t a, uint8_t b)
 {
 	return a > b ? a : b;
+}
+
+/* Fold the gap between a range ending at pe and one starting at ns, valued
+ * with the excluded top gap excl (iova_gap_val_, iova_gap_ordx_), into the
+ * largest gap *g and order *o seen so far. */
+static IOMMU_SHARED_ void gap_fold(uint64_t pe, uint64_t ns, uint64_t excl, uint64_t *g, uint8_t *o)
+{
+	*g = max64(*g, iova_gap_val_(pe, ns, excl));
+	*o = max8(*o, iova_gap_ordx_(pe, ns, excl));
 }
 
 iova_node_ *iova_node_get_(struct mmchal_iova *v)
@@ -129,26 +139,39 @@ static void own_update(iova_node_ *p, uint64_t excl, uint64_t rg, uint8_t ro, ui
 		own_gaps(p, excl, &p->own_gap, &p->own_ord);
 }
 
+static void item_of(const struct mmchal_iova *v, iova_node_ *nd, struct iova_item_ *it)
+{
+	iova_summary_(nd, iova_excl_(v), &it->gap, &it->ord);
+	it->key = nd->key[0];
+	it->end = nd->end[nd->n - 1u];
+}
+
+/* Write the summary of child nd into entry i of its parent p. */
+static IOMMU_SHARED_ void set_entry(const struct mmchal_iova *v, iova_node_ *p, unsigned int i,
+				    iova_node_ *nd)
+{
+	struct iova_item_ it;
+
+	item_of(v, nd, &it);
+	p->key[i] = it.key;
+	p->end[i] = it.end;
+	p->gap[i] = it.gap;
+	p->ord[i] = it.ord;
+}
+
 /* Write nd's summary into its parent entry (or the root summary) and do the
  * same for every ancestor. Used after structural changes. */
 void iova_refresh_up_(struct mmchal_iova *v, iova_node_ *nd)
 {
 	for (;;) {
 		iova_node_ *p = nd->parent;
-		uint64_t g;
-		uint8_t o;
 
-		iova_summary_(nd, iova_excl_(v), &g, &o);
 		v->st.last_visits++;
 		if (!p) {
-			v->root_gap = g;
-			v->root_ord = o;
+			iova_summary_(nd, iova_excl_(v), &v->root_gap, &v->root_ord);
 			return;
 		}
-		p->key[nd->pidx] = nd->key[0];
-		p->end[nd->pidx] = nd->end[nd->n - 1u];
-		p->gap[nd->pidx] = g;
-		p->ord[nd->pidx] = o;
+		set_entry(v, p, nd->pidx, nd);
 		nd = p;
 	}
 }
@@ -207,18 +230,14 @@ void iova_climb_(struct mmchal_iova *v, iova_node_ *nd, const struct iova_delta_
 			if (nk != ok && i > 0) {
 				uint64_t pe = p->end[i - 1u];
 
-				org = iova_gap_val_(pe, ok, ox);
-				oro = iova_gap_ordx_(pe, ok, ox);
-				oag = iova_gap_val_(pe, nk, nx);
-				oao = iova_gap_ordx_(pe, nk, nx);
+				gap_fold(pe, ok, ox, &org, &oro);
+				gap_fold(pe, nk, nx, &oag, &oao);
 			}
 			if (ne != oe && i + 1u < p->n) {
 				uint64_t ns = p->key[i + 1u];
 
-				org = max64(org, iova_gap_val_(oe, ns, ox));
-				oro = max8(oro, iova_gap_ordx_(oe, ns, ox));
-				oag = max64(oag, iova_gap_val_(ne, ns, nx));
-				oao = max8(oao, iova_gap_ordx_(ne, ns, nx));
+				gap_fold(oe, ns, ox, &org, &oro);
+				gap_fold(ne, ns, nx, &oag, &oao);
 			}
 			own_update(p, nx, org, oro, oag, oao);
 			rg = max64(rg, org);
@@ -311,13 +330,6 @@ static void node_cut(iova_node_ *nd, unsigned int pos)
 	nd->n--;
 }
 
-static void item_of(const struct mmchal_iova *v, iova_node_ *nd, struct iova_item_ *it)
-{
-	iova_summary_(nd, iova_excl_(v), &it->gap, &it->ord);
-	it->key = nd->key[0];
-	it->end = nd->end[nd->n - 1u];
-}
-
 /* Insert an item into a full or non-full node, splitting upwards. */
 static void node_insert(struct mmchal_iova *v, iova_node_ *nd, unsigned int pos,
 			const struct iova_item_ *it, uint64_t target)
@@ -357,11 +369,7 @@ static void node_insert(struct mmchal_iova *v, iova_node_ *nd, unsigned int pos,
 		iova_refresh_up_(v, root);
 		return;
 	}
-	item_of(v, nd, &left);
-	p->key[nd->pidx] = left.key;
-	p->end[nd->pidx] = left.end;
-	p->gap[nd->pidx] = left.gap;
-	p->ord[nd->pidx] = left.ord;
+	set_entry(v, p, nd->pidx, nd);
 	node_insert(v, p, nd->pidx + 1u, &up, target);
 }
 
@@ -407,18 +415,12 @@ void iova_leaf_insert_(struct mmchal_iova *v, iova_node_ *leaf, uint64_t s, uint
 		node_insert(v, leaf, pos, &it, s);
 		return;
 	}
-	if (pos > 0 && pos < n) {
-		d.rm_gap = iova_gap_val_(leaf->end[pos - 1u], leaf->key[pos], old_excl);
-		d.rm_ord = iova_gap_ordx_(leaf->end[pos - 1u], leaf->key[pos], old_excl);
-	}
-	if (pos > 0) {
-		d.add_gap = iova_gap_val_(leaf->end[pos - 1u], s, nx);
-		d.add_ord = iova_gap_ordx_(leaf->end[pos - 1u], s, nx);
-	}
-	if (pos < n) {
-		d.add_gap = max64(d.add_gap, iova_gap_val_(e, leaf->key[pos], nx));
-		d.add_ord = max8(d.add_ord, iova_gap_ordx_(e, leaf->key[pos], nx));
-	}
+	if (pos > 0 && pos < n)
+		gap_fold(leaf->end[pos - 1u], leaf->key[pos], old_excl, &d.rm_gap, &d.rm_ord);
+	if (pos > 0)
+		gap_fold(leaf->end[pos - 1u], s, nx, &d.add_gap, &d.add_ord);
+	if (pos < n)
+		gap_fold(e, leaf->key[pos], nx, &d.add_gap, &d.add_ord);
 	node_place(leaf, pos, &it);
 	v->hint = leaf;
 	iova_climb_(v, leaf, &d);
@@ -429,7 +431,6 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 {
 	iova_node_ *p = nd->parent, *l, *r;
 	unsigned int li;
-	struct iova_item_ it;
 
 	if (nd->pidx > 0) {
 		li = nd->pidx - 1u;
@@ -445,11 +446,7 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 		l->n = (uint8_t)(l->n + r->n);
 		node_cut(p, li + 1u);
 		node_put(v, r);
-		item_of(v, l, &it);
-		p->key[li] = it.key;
-		p->end[li] = it.end;
-		p->gap[li] = it.gap;
-		p->ord[li] = it.ord;
+		set_entry(v, p, li, l);
 		if (l->leaf)
 			v->hint = l;
 		if (!p->parent) {
@@ -487,16 +484,8 @@ static void rebalance(struct mmchal_iova *v, iova_node_ *nd)
 		l->n++;
 		node_cut(r, 0);
 	}
-	item_of(v, l, &it);
-	p->key[li] = it.key;
-	p->end[li] = it.end;
-	p->gap[li] = it.gap;
-	p->ord[li] = it.ord;
-	item_of(v, r, &it);
-	p->key[li + 1u] = it.key;
-	p->end[li + 1u] = it.end;
-	p->gap[li + 1u] = it.gap;
-	p->ord[li + 1u] = it.ord;
+	set_entry(v, p, li, l);
+	set_entry(v, p, li + 1u, r);
 	iova_refresh_up_(v, p);
 }
 
@@ -506,20 +495,12 @@ void iova_leaf_remove_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx
 	uint64_t nx = iova_excl_(v);
 	unsigned int n = leaf->n;
 
-	if (idx > 0) {
-		d.rm_gap = iova_gap_val_(leaf->end[idx - 1u], leaf->key[idx], old_excl);
-		d.rm_ord = iova_gap_ordx_(leaf->end[idx - 1u], leaf->key[idx], old_excl);
-	}
-	if (idx + 1u < n) {
-		d.rm_gap = max64(d.rm_gap,
-				 iova_gap_val_(leaf->end[idx], leaf->key[idx + 1u], old_excl));
-		d.rm_ord = max8(d.rm_ord,
-				iova_gap_ordx_(leaf->end[idx], leaf->key[idx + 1u], old_excl));
-	}
-	if (idx > 0 && idx + 1u < n) {
-		d.add_gap = iova_gap_val_(leaf->end[idx - 1u], leaf->key[idx + 1u], nx);
-		d.add_ord = iova_gap_ordx_(leaf->end[idx - 1u], leaf->key[idx + 1u], nx);
-	}
+	if (idx > 0)
+		gap_fold(leaf->end[idx - 1u], leaf->key[idx], old_excl, &d.rm_gap, &d.rm_ord);
+	if (idx + 1u < n)
+		gap_fold(leaf->end[idx], leaf->key[idx + 1u], old_excl, &d.rm_gap, &d.rm_ord);
+	if (idx > 0 && idx + 1u < n)
+		gap_fold(leaf->end[idx - 1u], leaf->key[idx + 1u], nx, &d.add_gap, &d.add_ord);
 	node_cut(leaf, idx);
 	if (leaf->n == 0) {
 		/* Only the root leaf can empty: others keep IOVA_MIN - 1 >= 1. */
@@ -561,8 +542,7 @@ void iova_gap_counted_(struct mmchal_iova *v, iova_node_ *leaf, unsigned int idx
 		ns = nd->parent->key[nd->pidx + 1u];
 		nd = nd->parent;
 	}
-	d.add_gap = iova_gap_val_(pe, ns, iova_excl_(v));
-	d.add_ord = iova_gap_ordx_(pe, ns, iova_excl_(v));
+	gap_fold(pe, ns, iova_excl_(v), &d.add_gap, &d.add_ord);
 	if (!nd->leaf)
 		own_update(nd, iova_excl_(v), 0, 0, d.add_gap, d.add_ord);
 	iova_climb_(v, nd, &d);

@@ -155,6 +155,14 @@ static void test_map_aligned(void **state)
 	assert_int_equal(seg.len, 100);
 	assert_int_equal(mmchal_bounce_in_use(&b), 1);
 	assert_int_equal(mmchal_bounce_unmap(&b, &m2, false), 0);
+	/* align 0 is documented as "none", like 1: the next slot after the
+	 * cursor (slot 5), not only an address aligned to 2^32 */
+	memset(&m2, 0, sizeof(m2));
+	assert_int_equal(mmchal_bounce_map_aligned(&b, &sg, 1, MMCHAL_DIR_TO_CARD, 0, &m2, &seg),
+			 0);
+	assert_int_equal(seg.addr, DMA_BASE + 5u * SLOT);
+	assert_int_equal(m2.first, 5);
+	assert_int_equal(mmchal_bounce_unmap(&b, &m2, false), 0);
 	/* not a power of two */
 	memset(&m2, 0, sizeof(m2));
 	assert_int_equal(
