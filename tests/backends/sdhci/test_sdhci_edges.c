@@ -63,7 +63,8 @@ static void test_one_bit_slot(void **state)
 	assert_int_equal(h.clock_hz, 400000u);
 }
 
-/* A DMA mode that init would have refused, written into the handle after init. */
+/* A configuration init would have refused, written into the handle after
+   init: an unknown DMA mode, an ADMA2 table too small. */
 static void test_probe_bad_mode(void **state)
 {
 	struct mmchal_sdhci_cfg c;
@@ -78,6 +79,15 @@ static void test_probe_bad_mode(void **state)
 	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_EINVAL);
 	assert_false(h.probed);
 	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	/* an ADMA2 table shrunk below one descriptor */
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, &be), 0);
+	h.cfg.adma_table_size = 4;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_EINVAL);
+	assert_false(h.probed);
+	h.cfg.adma_table_size = 8;
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.max_segs, 1);
 }
 
 /* A second probe forgets the command, data phase and busy wait in flight and
@@ -134,7 +144,8 @@ static void test_reprobe_forgets(void **state)
 	assert_int_equal(get32(0x34) & (1u << 8), 0);
 }
 
-/* An abort during a busy wait ends it: the next command may start. */
+/* An abort during a busy wait ends it, and so does its timeout: the next
+   command may start. */
 static void test_abort_ends_busy(void **state)
 {
 	struct mmchal_cmd b = {.opcode = 7, .arg = 1u << 16, .flags = MMCHAL_RSP_R1B};
@@ -156,6 +167,17 @@ static void test_abort_ends_busy(void **state)
 	/* the late end of the aborted busy wait is no event */
 	m.norm |= 1u << 1;
 	assert_int_equal(model_poll(), 0);
+
+	/* a busy wait that ran into the data timeout is over too */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	m.err |= 1u << 4;
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(b.error, MMCHAL_ETIMEDOUT);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 }
 
 static void fill_caps(struct mmchal_dma_caps *dc)
