@@ -5,7 +5,8 @@
  * hardware reset of a card that is off or gone, the SDIO master interrupt
  * enable, a log cleared in flight; and of the card model (mock_card.c): CCS
  * after a power cycle, CMD23 dropped by a refused command, the erase
- * sequence after CMD38, CMD13/CMD15 in dis.
+ * sequence after CMD38, CMD13/CMD15 in dis; and of the data phase
+ * (mock_data.c): segment edges, device address 0, the card's block count.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -337,6 +338,132 @@ static void test_dis_state_commands(void **state)
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
 }
 
+/* ------------------------------------------------------------ mock_data.c */
+
+static struct mmchal_dma_seg dsegs[2];
+
+static void dma_sd_tran(uint32_t len_granule)
+{
+	struct mmchal_mock_cfg cfg;
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.dma.kind = MMCHAL_DMA_INTERNAL;
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+		cfg.dma.dir[i].max_segs = 2;
+		cfg.dma.dir[i].max_seg_size = 65536;
+		cfg.dma.dir[i].len_granule = len_granule;
+	}
+	mh_init(&cfg);
+	mh_sd_to_tran();
+}
+
+static void dma_read(struct mmchal_xfer *x, struct mmchal_cmd *c, struct mmchal_data *d,
+		     uint32_t nsegs)
+{
+	memset(x, 0, sizeof(*x));
+	memset(c, 0, sizeof(*c));
+	memset(d, 0, sizeof(*d));
+	c->opcode = 17;
+	c->arg = 3;
+	c->flags = MMCHAL_RSP_R1;
+	d->dir = MMCHAL_DIR_FROM_CARD;
+	d->blksz = 512;
+	d->blocks = 1;
+	x->cmd = c;
+	x->data = d;
+	x->plan = MMCHAL_PLAN_DIRECT;
+	x->segs = dsegs;
+	x->nsegs = nsegs;
+}
+
+/* A segment may end on the last byte of the 64-bit space, not beyond; a
+   4-byte segment is a whole granule of 4. */
+static void test_dma_segment_edges(void **state)
+{
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	dma_sd_tran(0);
+	dma_read(&x, &c, &d, 1);
+	dsegs[0].addr = UINT64_MAX - 511u;
+	dsegs[0].len = 512;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+	dsegs[0].addr = UINT64_MAX - 510u;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+	dsegs[0].addr = UINT64_MAX - 512u;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+
+	dma_sd_tran(4);
+	dma_read(&x, &c, &d, 2);
+	dsegs[0].addr = 0x1000;
+	dsegs[0].len = 4;
+	dsegs[1].addr = 0x2000;
+	dsegs[1].len = 508;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->abort(&mh), 0);
+	dsegs[0].len = 6;
+	dsegs[1].len = 506;
+	assert_int_equal(mh_ops->start(&mh, &x), MMCHAL_EINVAL);
+}
+
+/* DIRECT with the default resolver: device address 0 is no memory, the
+   transfer fails with EFAULT before the first byte. */
+static void test_dma_address_zero(void **state)
+{
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint32_t n;
+
+	(void)state;
+	dma_sd_tran(0);
+	dma_read(&x, &c, &d, 1);
+	dsegs[0].addr = 0;
+	dsegs[0].len = 512;
+	assert_int_equal(mh_run(&x), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EFAULT);
+	assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+/* The card sends what its command asked for: one block for CMD17, the CMD23
+   count for CMD18; the host's extra blocks time out, and inside the card
+   that is no OUT_OF_RANGE. */
+static void test_card_stops_at_its_count(void **state)
+{
+	static uint8_t buf[3 * 512];
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint32_t n;
+
+	(void)state;
+	sd_tran(0);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mh_pio(17, 5, MMCHAL_DIR_FROM_CARD, 512, 2, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+	assert_int_equal(n, 1);
+	assert_memory_equal(buf, mh_image + 5 * 512, 512);
+	assert_int_equal(buf[512], 0);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN);
+
+	assert_int_equal(mh_cmd(23, 2, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(18, 8, MMCHAL_DIR_FROM_CARD, 512, 3, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh_ops->blocks_done(&mh, &n), 0);
+	assert_int_equal(n, 2);
+	assert_memory_equal(buf, mh_image + 8 * 512, 1024);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0] & MMCHAL_MOCK_R1_OUT_OF_RANGE, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +479,9 @@ int main(void)
 		cmocka_unit_test(test_cmd23_dropped_by_refusal),
 		cmocka_unit_test(test_erase_sequence_restarts),
 		cmocka_unit_test(test_dis_state_commands),
+		cmocka_unit_test(test_dma_segment_edges),
+		cmocka_unit_test(test_dma_address_zero),
+		cmocka_unit_test(test_card_stops_at_its_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
