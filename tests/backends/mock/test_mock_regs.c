@@ -117,6 +117,12 @@ static void test_sd_status_blocks(void **state)
 	memset(blk, 0x3c, sizeof(blk));
 	assert_int_equal(mh_pio(24, 7, MMCHAL_DIR_TO_CARD, 512, 1, blk, &c, &d), ALL_DONE);
 
+	/* the SCR first, so that the CMD6 status below is read over its bytes */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(51, 0, MMCHAL_DIR_FROM_CARD, 8, 1, buf, &c, &d), ALL_DONE);
+	assert_memory_equal(buf, mh.scr, 8);
+	assert_int_equal(buf[0], 0x02);
+
 	/* check mode: high speed in group 1, function 1 in groups 2-6 (none has it) */
 	assert_int_equal(mh_pio(6, 0x00111111u, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d),
 			 ALL_DONE);
@@ -270,6 +276,7 @@ static void test_sdio_commands(void **state)
 {
 	struct mmchal_cmd c;
 	static uint8_t buf[4];
+	uint8_t big[8];
 	struct mmchal_data d;
 
 	(void)state;
@@ -292,6 +299,18 @@ static void test_sdio_commands(void **state)
 		mh_pio(53, 1u << 28 | 0xffffu << 9 | 1u, MMCHAL_DIR_FROM_CARD, 1, 1, buf, &c, &d),
 		MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(buf[0], mh_image[0xffff]);
+
+	/* CMD53 block mode, open-ended, from 4 bytes before the end: the bytes
+	   past the end of function 1's memory read 0 */
+	assert_int_equal(sdio_rw(true, true, 0, 0x110, 4), R5_CMD | 4);
+	memset(big, 0xee, sizeof(big));
+	assert_int_equal(mh_pio(53, 1u << 28 | 1u << 27 | 1u << 26 | 0xfffcu << 9,
+				MMCHAL_DIR_FROM_CARD, 4, 2, big, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_memory_equal(big, mh_image + 0xfffc, 4);
+	assert_int_equal(big[4], 0);
+	assert_int_equal(big[7], 0);
+	assert_int_equal(sdio_rw(true, false, 0, 0x06, 0x01), R5_CMD | 0x00); /* abort */
 
 	assert_int_equal(mh_cmd(15, MH_RCA << 16, MMCHAL_RSP_NONE, &c), MMCHAL_EV_CMD_DONE);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
