@@ -3,7 +3,9 @@
  * table check per DMA mode, a configuration changed behind the backend's
  * back, what a second probe and an abort leave behind, the capability
  * structure filled whole, the last divider of the 10-bit clock, the poll
- * step of the bounded waits and the 4 GiB limit of 32-bit DMA.
+ * step of the bounded waits, the 4 GiB limit of 32-bit DMA, the bits of a
+ * command without response, one ADMA2 segment too many, the state start()
+ * leaves in the data structure.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -303,14 +305,115 @@ static void test_dma32_top(void **state)
 	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_ERANGE);
 }
 
+/* A command without response has response type 00 and no check bits, and
+   its completion reads no response register. */
+static void test_no_response_bits(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 0, .flags = MMCHAL_RSP_NONE};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	c.opcode = 0;
+	m.resp[0] = 0x12345678u; /* stale response register: not read */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_cmd, 0x0000);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0], 0);
+	c.opcode = 4;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_cmd, 0x0400);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+}
+
+/* ADMA2: one segment more than the table holds is refused before a
+   descriptor is written. */
+static void test_adma_too_many_segments(void **state)
+{
+	struct mmchal_dma_seg segs[9];
+	uint8_t buf[4];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 9, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = segs, .nsegs = 9};
+	uint8_t after[12];
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.max_segs, 8);
+	for (unsigned int i = 0; i < 9; i++) {
+		segs[i].addr = 0x4000u + 512u * i;
+		segs[i].len = 512;
+	}
+	memset(m.mem + TABLE_DMA, 0x5a, 9 * 12);
+	memcpy(after, m.mem + TABLE_DMA + 8 * 12, sizeof(after));
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	assert_int_equal(m.ncmds, 0);
+	for (unsigned int i = 0; i < 9 * 12; i++)
+		assert_int_equal(m.mem[TABLE_DMA + i], 0x5a);
+	assert_memory_equal(m.mem + TABLE_DMA + 8 * 12, after, sizeof(after));
+	/* eight are fine */
+	x.nsegs = 8;
+	d.blocks = 8;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+}
+
+/* start() clears the data phase's result of a previous use; a DMA transfer
+   leaves the data port alone even when the buffer-ready bits are up. */
+static void test_dma_start_state(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {.dir = MMCHAL_DIR_FROM_CARD,
+				.blksz = 512,
+				.blocks = 1,
+				.sg = &sg,
+				.sg_len = 1,
+				.error = MMCHAL_EIO,
+				.bytes_xfered = 77};
+	struct mmchal_dma_seg seg = {0x4000, 512};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = &seg, .nsegs = 1};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	memset(buf, 0xaa, sizeof(buf));
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 0);
+	m.present |= 1u << 11; /* buffer read enable */
+	m.norm |= 1u << 5;     /* buffer read ready */
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	for (unsigned int i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xaa);
+	m.present &= ~(1u << 11);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_init_table_per_mode), cmocka_unit_test(test_one_bit_slot),
-		cmocka_unit_test(test_probe_bad_mode),      cmocka_unit_test(test_reprobe_forgets),
-		cmocka_unit_test(test_abort_ends_busy),     cmocka_unit_test(test_caps_whole),
-		cmocka_unit_test(test_clock_last_divider),  cmocka_unit_test(test_wait_steps),
+		cmocka_unit_test(test_init_table_per_mode),
+		cmocka_unit_test(test_one_bit_slot),
+		cmocka_unit_test(test_probe_bad_mode),
+		cmocka_unit_test(test_reprobe_forgets),
+		cmocka_unit_test(test_abort_ends_busy),
+		cmocka_unit_test(test_caps_whole),
+		cmocka_unit_test(test_clock_last_divider),
+		cmocka_unit_test(test_wait_steps),
 		cmocka_unit_test(test_dma32_top),
+		cmocka_unit_test(test_no_response_bits),
+		cmocka_unit_test(test_adma_too_many_segments),
+		cmocka_unit_test(test_dma_start_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
