@@ -14,324 +14,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include <mmchal/sdhci.h>
-
-/* ------------------------------------------------------------ the model */
-
-struct model {
-	uint16_t version;
-	uint32_t caps0, caps1, present;
-	uint8_t r8[256]; /* plain registers, little-endian */
-	uint16_t norm, err;
-	uint32_t resp[4];
-	/* reaction to the next command */
-	uint16_t cmd_err; /* error bits to raise instead of command complete */
-	bool hold_xfer;   /* no transfer complete (data or busy) by itself */
-	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
-	uint8_t resets[16];
-	unsigned int nresets, ncmds, sdma_writes;
-	uint32_t acked; /* every bit ever written 1 to the interrupt status */
-	uint16_t last_cmd, last_mode, blkcnt;
-	/* PIO */
-	uint8_t card[4096];
-	uint32_t pos, limit, blksz;
-	bool reading, writing;
-	/* DMA memory: device address = index */
-	uint8_t mem[16384];
-};
-
-static struct model m;
-
-static uint16_t get16(uint32_t off)
-{
-	return (uint16_t)(m.r8[off] | m.r8[off + 1] << 8);
-}
-
-static void put16(uint32_t off, uint16_t v)
-{
-	m.r8[off] = (uint8_t)v;
-	m.r8[off + 1] = (uint8_t)(v >> 8);
-}
-
-static uint32_t get32(uint32_t off)
-{
-	return get16(off) | (uint32_t)get16(off + 2) << 16;
-}
-
-static void issue(uint16_t cmd)
-{
-	uint16_t mode = get16(0x0c);
-
-	m.ncmds++;
-	m.last_cmd = cmd;
-	m.last_mode = mode;
-	if (m.cmd_err) {
-		m.err |= m.cmd_err;
-		return;
-	}
-	m.norm |= 1u << 0;
-	if ((cmd & 3u) == 3u && !(cmd & 0x20u) && !m.hold_xfer)
-		m.norm |= 1u << 1;
-	if (!(cmd & 0x20u))
-		return;
-	m.blkcnt = get16(0x06);
-	m.blksz = get16(0x04) & 0xfffu;
-	if (mode & 1u) {
-		if (!m.hold_xfer) {
-			m.blkcnt = 0;
-			m.norm |= 1u << 1;
-		}
-		return;
-	}
-	m.pos = 0;
-	m.limit = m.blksz * m.blkcnt;
-	if (mode & 0x10u) {
-		m.reading = true;
-		m.present |= 1u << 11;
-		m.norm |= 1u << 5;
-	} else {
-		m.writing = true;
-		m.present |= 1u << 10;
-		m.norm |= 1u << 4;
-	}
-}
-
-static void pio_advance(void)
-{
-	m.pos += 4;
-	if (m.pos % m.blksz == 0)
-		m.blkcnt--;
-	if (m.pos == m.limit) {
-		m.present &= ~((1u << 10) | (1u << 11));
-		m.reading = m.writing = false;
-		if (!m.hold_xfer)
-			m.norm |= 1u << 1;
-	}
-}
-
-static uint16_t md_read16(void *ctx, uint32_t off)
-{
-	(void)ctx;
-	switch (off) {
-	case 0x06:
-		return m.blkcnt;
-	case 0x2c:
-		return (uint16_t)(get16(off) | ((get16(off) & 1u) && !m.clock_stuck ? 2u : 0u));
-	case 0xfe:
-		return m.version;
-	default:
-		return get16(off);
-	}
-}
-
-static void md_write16(void *ctx, uint32_t off, uint16_t v)
-{
-	(void)ctx;
-	switch (off) {
-	case 0x0e:
-		put16(off, v);
-		issue(v);
-		return;
-	case 0x28:
-		if (m.power_drops)
-			v &= (uint16_t)~0x100u;
-		put16(off, v);
-		return;
-	case 0x2e:
-		if (v >> 8) {
-			m.resets[m.nresets++ & 15u] = (uint8_t)(v >> 8);
-			if ((v >> 8) == 1u) {
-				uint8_t keep = m.r8[0x2e];
-
-				memset(m.r8, 0, sizeof(m.r8));
-				m.r8[0x2e] = keep;
-				m.norm = m.err = 0;
-			}
-		}
-		m.r8[0x2e] = (uint8_t)v;
-		m.r8[0x2f] = m.reset_stuck ? (uint8_t)(v >> 8) : 0;
-		return;
-	default:
-		put16(off, v);
-	}
-}
-
-static uint32_t md_read32(void *ctx, uint32_t off)
-{
-	uint32_t v = 0;
-
-	(void)ctx;
-	switch (off) {
-	case 0x10:
-	case 0x14:
-	case 0x18:
-	case 0x1c:
-		return m.resp[(off - 0x10) / 4];
-	case 0x20:
-		if (m.reading) {
-			memcpy(&v, m.card + m.pos, 4);
-			pio_advance();
-		}
-		return v;
-	case 0x24:
-		return m.present | (m.inhibit_stuck ? 1u : 0u);
-	case 0x30:
-		return m.norm | (m.err ? 0x8000u : 0u) | (uint32_t)m.err << 16;
-	case 0x40:
-		return m.caps0;
-	case 0x44:
-		return m.caps1;
-	default:
-		return get32(off);
-	}
-}
-
-static void md_write32(void *ctx, uint32_t off, uint32_t v)
-{
-	(void)ctx;
-	switch (off) {
-	case 0x00:
-		m.sdma_writes++;
-		break;
-	case 0x20:
-		if (m.writing) {
-			memcpy(m.card + m.pos, &v, 4);
-			pio_advance();
-		}
-		return;
-	case 0x30:
-		m.acked |= v;
-		m.norm &= (uint16_t)~v;
-		m.err &= (uint16_t) ~(v >> 16);
-		return;
-	case 0x34:
-		/* A status bit whose enable is off reads 0 (2.2.19). */
-		m.norm &= (uint16_t)v;
-		m.err &= (uint16_t)(v >> 16);
-		break;
-	default:
-		break;
-	}
-	put16(off, (uint16_t)v);
-	put16(off + 2, (uint16_t)(v >> 16));
-}
-
-static const struct mmchal_bus_ops model_ops = {
-	.read16 = md_read16,
-	.write16 = md_write16,
-	.read32 = md_read32,
-	.write32 = md_write32,
-};
-
-/* ------------------------------------------------------------- the port */
-
-static uint64_t clock_ns;
-static unsigned int cleans;
-static const void *clean_addr;
-static size_t clean_len;
-
-/* Every reading 1 us later: bounded waits end after a known number of polls. */
-static uint64_t p_now(void *ctx)
-{
-	(void)ctx;
-	clock_ns += 1000;
-	return clock_ns;
-}
-
-static void p_delay(void *ctx, uint32_t us)
-{
-	(void)ctx;
-	clock_ns += us * 1000ull;
-}
-
-static void p_clean(void *ctx, const void *addr, size_t len)
-{
-	(void)ctx;
-	cleans++;
-	clean_addr = addr;
-	clean_len = len;
-}
-
-static void p_inval(void *ctx, void *addr, size_t len)
-{
-	(void)ctx;
-	(void)addr;
-	(void)len;
-}
-
-static const struct mmchal_port_ops port_ops = {
-	.now_ns = p_now,
-	.delay_us = p_delay,
-	.cache_clean = p_clean,
-	.cache_invalidate = p_inval,
-};
-static const struct mmchal_port port = {.ops = &port_ops};
-
-/* ---------------------------------------------------------------- setup */
-
-#define CAPS_QEMU_V3 0x157834b4u /* 52 MHz base and timeout clock, SDMA, ADMA2, 64-bit */
-#define CAPS_ZYNQ    0x69ec0080u /* no base clock, 8-bit, SDMA, ADMA2, 32-bit */
-#define TABLE_DMA    0x1000u
-
-static struct mmchal_sdhci h;
-static struct mmchal_backend be;
-
-static struct mmchal_sdhci_cfg base_cfg(void)
-{
-	struct mmchal_sdhci_cfg c = {
-		.bus = {.ops = &model_ops},
-		.port = &port,
-		.adma_table = m.mem + TABLE_DMA,
-		.adma_table_dma = TABLE_DMA,
-		.adma_table_size = MMCHAL_SDHCI_ADMA_TABLE_SIZE(8),
-	};
-
-	return c;
-}
-
-static void model_reset(uint16_t version, uint32_t caps0)
-{
-	memset(&m, 0, sizeof(m));
-	m.version = version;
-	m.caps0 = caps0;
-	m.present = (1u << 16) | (1u << 17) | (1u << 19) | (0xfu << 20);
-	cleans = 0;
-}
-
-static int up(const struct mmchal_sdhci_cfg *c)
-{
-	int ret = mmchal_sdhci_init(&h, c, &be);
-
-	return ret ? ret : be.ops->probe(be.ctx);
-}
-
-static void up_ok(uint16_t version, uint32_t caps0, enum mmchal_sdhci_dma dma)
-{
-	struct mmchal_sdhci_cfg c = base_cfg();
-
-	model_reset(version, caps0);
-	c.dma = dma;
-	assert_int_equal(up(&c), 0);
-}
-
-static int power_on(uint32_t hz, enum mmchal_bus_width w)
-{
-	struct mmchal_ios ios = {.clock_hz = hz, .bus_width = w, .power_mode = MMCHAL_POWER_ON};
-
-	return be.ops->set_ios(be.ctx, &ios);
-}
-
-/* Poll until nothing more happens; returns the events seen. */
-static uint32_t poll(void)
-{
-	uint32_t all = 0, ev;
-
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(be.ops->handle_irq(be.ctx, &ev), 0);
-		all |= ev;
-	}
-	return all;
-}
+#include "sdhci_model.h"
 
 /* ---------------------------------------------------------------- tests */
 
@@ -628,7 +311,7 @@ static void test_command_bits(void **state)
 		assert_int_equal(m.last_cmd, t[i].bits);
 		assert_int_equal(m.last_mode, 0);
 		assert_int_equal(get32(0x08), 0x1aa + i);
-		ev = poll();
+		ev = model_poll();
 		if (t[i].flags & MMCHAL_RSP_BUSY)
 			assert_int_equal(ev, MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE);
 		else
@@ -647,14 +330,14 @@ static void test_command_bits(void **state)
 		m.resp[2] = 0xccbbaa99u;
 		m.resp[3] = 0x00ffeeddu;
 		assert_int_equal(be.ops->start(be.ctx, &x), 0);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 		assert_int_equal(c.resp[0], 0xffeeddccu);
 		assert_int_equal(c.resp[1], 0xbbaa9988u);
 		assert_int_equal(c.resp[2], 0x77665544u);
 		assert_int_equal(c.resp[3], 0x33221100u);
 	}
 	/* Nothing pending: no events. */
-	assert_int_equal(poll(), 0);
+	assert_int_equal(model_poll(), 0);
 }
 
 static void test_start_rejects(void **state)
@@ -759,7 +442,7 @@ static void test_pio(void **state)
 	assert_int_equal(m.last_mode, 0x36);
 	assert_int_equal(m.last_cmd, 0x123a);
 	assert_int_equal(get16(0x04), 0x7200);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(d.bytes_xfered, 2048);
 	assert_int_equal(d.error, 0);
 	assert_memory_equal(a, m.card, sizeof(a));
@@ -779,7 +462,7 @@ static void test_pio(void **state)
 	x.auto_stop = false;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(m.last_mode, 0x02);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_memory_equal(m.card, a, 500);
 	assert_memory_equal(m.card + 500, b, 12);
 	assert_int_equal(m.card[512], 0);
@@ -818,7 +501,7 @@ static void test_adma_descriptors(void **state)
 	assert_int_equal(get32(0x58), TABLE_DMA);
 	assert_int_equal(m.r8[0x28] & 0x18u, 0x10u);
 	assert_int_equal(m.last_mode, 0x27); /* DMA, count, auto-CMD12, multi, write */
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(d.bytes_xfered, 131u * 512u);
 
 	/* 64-bit: 12-byte descriptors with address bits 63:32, table address high half. */
@@ -843,7 +526,7 @@ static void test_adma_descriptors(void **state)
 	assert_int_equal(get32(0x5c), 0x2u);
 	assert_int_equal(m.r8[0x28] & 0x18u, 0x18u);
 	assert_int_equal(cleans, 0); /* coherent: no cache maintenance */
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 }
 
 static void test_sdma(void **state)
@@ -865,13 +548,13 @@ static void test_sdma(void **state)
 	assert_int_equal(m.sdma_writes, 1);
 	assert_int_equal(m.r8[0x28] & 0x18u, 0);
 	assert_int_equal(m.last_mode, 0x33);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	/* A DMA interrupt at a boundary: the address register is written again. */
 	m.norm |= 1u << 3;
-	assert_int_equal(poll(), 0);
+	assert_int_equal(model_poll(), 0);
 	assert_int_equal(m.sdma_writes, 2);
 	m.norm |= 1u << 1;
-	assert_int_equal(poll(), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
 	assert_int_equal(d.bytes_xfered, 4096);
 }
 
@@ -907,7 +590,7 @@ static void test_errors(void **state)
 		m.cmd_err = t[i].err;
 		m.nresets = 0;
 		assert_int_equal(be.ops->start(be.ctx, &x), 0);
-		assert_int_equal(poll(), want);
+		assert_int_equal(model_poll(), want);
 		assert_int_equal(c.error, t[i].cmd_error);
 		if (t[i].data)
 			assert_int_equal(d.error, t[i].data_error);
@@ -934,13 +617,13 @@ static void test_errors(void **state)
 		for (unsigned int i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
 			m.hold_xfer = true;
 			assert_int_equal(be.ops->start(be.ctx, &x), 0);
-			assert_int_equal(poll() & MMCHAL_EV_CMD_DONE, MMCHAL_EV_CMD_DONE);
+			assert_int_equal(model_poll() & MMCHAL_EV_CMD_DONE, MMCHAL_EV_CMD_DONE);
 			m.reading = false;
 			m.blkcnt = 3;
 			m.err |= e[i].err;
 			put16(0x3c, 1u << 1); /* auto-CMD12 timeout */
 			m.nresets = 0;
-			assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+			assert_int_equal(model_poll(), MMCHAL_EV_DATA_ERROR);
 			assert_int_equal(d.error, e[i].error);
 			assert_int_equal(m.nresets, 2);
 			assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
@@ -962,12 +645,12 @@ static void test_errors(void **state)
 		c.opcode = 25;
 		m.hold_xfer = true;
 		assert_int_equal(be.ops->start(be.ctx, &x), 0);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 		m.blkcnt = 1; /* 3 blocks have left the controller */
 		assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 		assert_int_equal(done, 2);
 		m.err |= 1u << 5;
-		assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+		assert_int_equal(model_poll(), MMCHAL_EV_DATA_ERROR);
 		assert_int_equal(d.bytes_xfered, 1024);
 		m.hold_xfer = false;
 	}
@@ -1016,7 +699,7 @@ static void test_auto_cmd12(void **state)
 	stop.error = 1;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(stop.error, 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(c.resp[0], 0x00000900u);
 	assert_int_equal(stop.resp[0], 0x00000b00u);
 	assert_int_equal(d.error, 0);
@@ -1030,7 +713,7 @@ static void test_auto_cmd12(void **state)
 	d.dir = MMCHAL_DIR_TO_CARD;
 	m.resp[3] = 0x00000d00u;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(m.last_mode & 0x04u, 0x04u);
 	assert_int_equal(stop.resp[0], 0x00000d00u);
 	assert_int_equal(stop.error, 0);
@@ -1041,7 +724,7 @@ static void test_auto_cmd12(void **state)
 	stop.error = 1;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(m.last_mode & 0x04u, 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(stop.resp[0], 0xdeadbeefu);
 	assert_int_equal(stop.error, 1);
 	x.auto_stop = true;
@@ -1051,18 +734,18 @@ static void test_auto_cmd12(void **state)
 		stop.resp[0] = 0xdeadbeefu;
 		m.hold_xfer = true;
 		assert_int_equal(be.ops->start(be.ctx, &x), 0);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 		m.blkcnt = t[i].blkcnt;
 		m.err |= 1u << 8;
 		put16(0x3c, t[i].status);
 		m.nresets = 0;
 		if (t[i].stop_error) {
-			assert_int_equal(poll(), MMCHAL_EV_DATA_DONE);
+			assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
 			assert_int_equal(d.error, 0);
 			assert_int_equal(d.bytes_xfered, 2048);
 			assert_int_equal(stop.error, t[i].stop_error);
 		} else {
-			assert_int_equal(poll(), MMCHAL_EV_DATA_ERROR);
+			assert_int_equal(model_poll(), MMCHAL_EV_DATA_ERROR);
 			assert_int_equal(d.error, t[i].data_error);
 			assert_int_equal(stop.error, 0);
 		}
@@ -1086,7 +769,7 @@ static void test_busy(void **state)
 	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
 	m.hold_xfer = true;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	/* DAT0 low while busy. */
 	m.present &= ~(1u << 20);
 	assert_int_equal(be.ops->card_busy(be.ctx), 1);
@@ -1094,13 +777,13 @@ static void test_busy(void **state)
 	m.present |= 1u << 20;
 	assert_int_equal(be.ops->card_busy(be.ctx), 0);
 	m.norm |= 1u << 1;
-	assert_int_equal(poll(), MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_BUSY_DONE);
 	/* Busy that outlasts the data timeout. */
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	m.err |= 1u << 4;
 	m.nresets = 0;
-	assert_int_equal(poll(), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
 	assert_int_equal(m.nresets, 2);
 }
@@ -1117,7 +800,7 @@ static void test_card_events(void **state)
 	assert_int_equal(be.ops->get_cd(be.ctx), 0);
 	assert_int_equal(be.ops->get_ro(be.ctx), 1);
 	m.norm |= 1u << 7;
-	assert_int_equal(poll(), MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CARD_CHANGE);
 	assert_int_equal(m.norm, 0);
 
 	/* SDIO card interrupt: reported once, then masked until enabled again. */
@@ -1125,7 +808,7 @@ static void test_card_events(void **state)
 	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
 	m.norm |= 1u << 8;
 	m.acked = 0;
-	assert_int_equal(poll(), MMCHAL_EV_SDIO_IRQ);
+	assert_int_equal(model_poll(), MMCHAL_EV_SDIO_IRQ);
 	assert_int_equal(get32(0x34) & (1u << 8), 0);
 	/* neither the card interrupt (cleared at the card) nor the summary bit acked */
 	assert_int_equal(m.acked & ((1u << 8) | (1u << 15)), 0);
@@ -1176,7 +859,7 @@ static void test_abort(void **state)
 		struct mmchal_xfer sx = {.cmd = &s};
 
 		assert_int_equal(be.ops->start(be.ctx, &sx), 0);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	}
 	m.reset_stuck = true;
 	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_ETIMEDOUT);
@@ -1356,7 +1039,7 @@ static void test_data_timeout(void **state)
 		d.timeout_ns = t[i].timeout_ns;
 		assert_int_equal(be.ops->start(be.ctx, &x), 0);
 		assert_int_equal(m.r8[0x2e], t[i].val);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	}
 	/* a PIO request needs its sg list */
 	d.sg = NULL;
@@ -1505,7 +1188,7 @@ static void test_start_more(void **state)
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 0);
 	assert_int_equal(m.last_mode, 0x22); /* multi, count, write */
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 1);
 	c.opcode = 18;
@@ -1514,7 +1197,7 @@ static void test_start_more(void **state)
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 0);
 	assert_int_equal(m.last_mode, 0x32);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	/* larger blocks than the controller takes */
 	d.blksz = 1024;
 	sg.len = 1024;
@@ -1545,11 +1228,11 @@ static void test_start_more(void **state)
 	d.timeout_ns = 8192000; /* 2^13 clocks */
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(m.r8[0x2e], 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	d.timeout_ns = 8192001;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
 	assert_int_equal(m.r8[0x2e], 1);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
 	/* the CMD and DAT line resets of an abort keep the timeout byte */
 	assert_int_equal(be.ops->abort(be.ctx), 0);
 	assert_int_equal(m.r8[0x2e], 1);
@@ -1572,7 +1255,7 @@ static void test_abort_counts(void **state)
 	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
 	m.hold_xfer = true;
 	assert_int_equal(be.ops->start(be.ctx, &x), 0);
-	assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	assert_int_equal(be.ops->abort(be.ctx), 0);
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 4);
@@ -1585,7 +1268,7 @@ static void test_abort_counts(void **state)
 		assert_int_equal(be.ops->start(be.ctx, &x13), 0);
 		assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 		assert_int_equal(done, 0);
-		assert_int_equal(poll(), MMCHAL_EV_CMD_DONE);
+		assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
 	}
 }
 

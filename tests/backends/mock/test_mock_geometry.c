@@ -1,0 +1,59 @@
+/*
+ * SDSC geometry above 8 MiB (mock_sd.c): the CSD v1 size with a C_SIZE_MULT
+ * above 0. Host only: the 16 MiB image does not fit the QEMU targets.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <mmchal/error.h>
+#include <mmchal/mock.h>
+
+#define BIG (16u * 1024u * 1024u)
+
+static uint8_t image[BIG];
+static struct mmchal_mock mock;
+
+/* CSD bits hi..lo, bit 127 first in byte 0. */
+static uint32_t csd_bits(const uint8_t *csd, unsigned int hi, unsigned int lo)
+{
+	uint32_t v = 0;
+
+	for (unsigned int b = hi + 1u; b-- > lo;)
+		v = v << 1 | ((csd[15u - b / 8u] >> (b % 8u)) & 1u);
+	return v;
+}
+
+/* 16 MiB = (4095 + 1) x 2^(1 + 2) x 512: C_SIZE 4095, C_SIZE_MULT 1, and
+   ERASE_BLK_EN (bit 46) next to it. */
+static void test_sdsc_16mib(void **state)
+{
+	static const uint8_t want[16] = {0x00, 0x0e, 0x00, 0x32, 0x5b, 0x59, 0x03, 0xff,
+					 0xff, 0xfc, 0xff, 0x80, 0x0a, 0x40, 0x00, 0x01};
+	struct mmchal_mock_cfg cfg;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.card = MMCHAL_MOCK_SDSC;
+	cfg.image = image;
+	cfg.image_size = BIG;
+	assert_int_equal(mmchal_mock_init(&mock, &cfg), 0);
+	assert_int_equal(csd_bits(mock.csd, 73, 62), 4095);
+	assert_int_equal(csd_bits(mock.csd, 49, 47), 1);
+	assert_int_equal(csd_bits(mock.csd, 46, 46), 1);
+	assert_int_equal(csd_bits(mock.csd, 45, 39), 0x7f);
+	assert_memory_equal(mock.csd, want, sizeof(want));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sdsc_16mib),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

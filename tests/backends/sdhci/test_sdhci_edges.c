@@ -1,0 +1,420 @@
+/*
+ * SDHCI backend edges over the register model of sdhci_model.c: the ADMA2
+ * table check per DMA mode, a configuration changed behind the backend's
+ * back, what a second probe and an abort leave behind, the capability
+ * structure filled whole, the last divider of the 10-bit clock, the poll
+ * step of the bounded waits, the 4 GiB limit of 32-bit DMA, the bits of a
+ * command without response, one ADMA2 segment too many, the state start()
+ * leaves in the data structure.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "sdhci_model.h"
+
+/* A table too small for one descriptor is refused only where ADMA2 is asked for. */
+static void test_init_table_per_mode(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.adma_table_size = 4;
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_64;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c.adma_table_size = 8;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), MMCHAL_EINVAL);
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), 0);
+	c.adma_table_size = 4;
+	c.dma = MMCHAL_SDHCI_DMA_SDMA;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), 0);
+	c.dma = MMCHAL_SDHCI_DMA_NONE;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, NULL), 0);
+	c.dma = MMCHAL_SDHCI_DMA_AUTO;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, &be), 0);
+	/* AUTO with a 4-byte table: no ADMA2, SDMA */
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(m.nresets, 1);
+}
+
+/* A 1-bit slot: accepted, no 4-bit bus offered, a 4-bit set_ios refused. */
+static void test_one_bit_slot(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	c.bus_width = 1;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT), 0);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), MMCHAL_EINVAL);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	assert_int_equal(h.clock_hz, 400000u);
+}
+
+/* A configuration init would have refused, written into the handle after
+   init: an unknown DMA mode, an ADMA2 table too small. */
+static void test_probe_bad_mode(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c = base_cfg();
+	assert_int_equal(mmchal_sdhci_init(&h, &c, &be), 0);
+	h.cfg.dma = (enum mmchal_sdhci_dma)(MMCHAL_SDHCI_DMA_ADMA2_64 + 1);
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_EINVAL);
+	assert_false(h.probed);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	/* an ADMA2 table shrunk below one descriptor */
+	c.dma = MMCHAL_SDHCI_DMA_ADMA2_32;
+	assert_int_equal(mmchal_sdhci_init(&h, &c, &be), 0);
+	h.cfg.adma_table_size = 4;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_EINVAL);
+	assert_false(h.probed);
+	h.cfg.adma_table_size = 8;
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.max_segs, 1);
+}
+
+/* A second probe forgets the command, data phase and busy wait in flight and
+   the card interrupt enable. */
+static void test_reprobe_forgets(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd rd = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd b = {.opcode = 7, .arg = 1u << 16, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_xfer dx = {.cmd = &rd, .data = &d};
+	struct mmchal_xfer bx = {.cmd = &b};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+
+	/* a command started, its completion never collected */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+
+	/* a PIO read whose data never comes */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &dx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+
+	/* a busy wait that never ends */
+	assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	m.hold_xfer = false;
+
+	/* the card interrupt, enabled before, is off after the probe */
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 1u << 8);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(get32(0x34) & (1u << 8), 0);
+}
+
+/* An abort during a busy wait ends it, and so does its timeout: the next
+   command may start. */
+static void test_abort_ends_busy(void **state)
+{
+	struct mmchal_cmd b = {.opcode = 7, .arg = 1u << 16, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer bx = {.cmd = &b};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	/* the late end of the aborted busy wait is no event */
+	m.norm |= 1u << 1;
+	assert_int_equal(model_poll(), 0);
+
+	/* a busy wait that ran into the data timeout is over too */
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &bx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	m.err |= 1u << 4;
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(b.error, MMCHAL_ETIMEDOUT);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+}
+
+static void fill_caps(struct mmchal_dma_caps *dc)
+{
+	memset(dc, 0xa5, sizeof(*dc));
+}
+
+/* get_caps writes every field, also those it has no value for. */
+static void test_caps_whole(void **state)
+{
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_64);
+	fill_caps(&dc);
+	memset(&hc, 0xa5, sizeof(hc));
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.kind, MMCHAL_DMA_INTERNAL);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+		const struct mmchal_dma_dir_caps *c = &dc.dir[d];
+
+		assert_int_equal(c->addr_bits, 64);
+		assert_int_equal(c->addr_align, 4);
+		assert_int_equal(c->len_granule, 0);
+		assert_int_equal(c->max_segs, 8);
+		assert_int_equal(c->max_seg_size, MMCHAL_SDHCI_ADMA2_MAX_LEN);
+		assert_int_equal(c->seg_boundary, 0);
+		assert_int_equal(c->min_len, 0);
+		assert_int_equal(c->max_xfer, 0);
+		assert_false(c->coherent);
+	}
+
+	/* PIO only: every per-direction field zero */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	fill_caps(&dc);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(dc.kind, MMCHAL_DMA_NONE);
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+		const struct mmchal_dma_dir_caps *c = &dc.dir[d];
+
+		assert_int_equal(c->addr_bits, 0);
+		assert_int_equal(c->addr_align, 0);
+		assert_int_equal(c->max_segs, 0);
+		assert_int_equal(c->max_seg_size, 0);
+		assert_int_equal(c->max_xfer, 0);
+		assert_false(c->coherent);
+	}
+}
+
+/* v3.00: N = 1023 is the last divider; a clock that needs 1024 is out of range. */
+static void test_clock_last_divider(void **state)
+{
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	/* ceil(52 MHz / (2 x 25416 Hz)) = 1023: 52 MHz / 2046 = 25415 Hz */
+	assert_int_equal(power_on(25416, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.clock_hz, 25415u);
+	assert_int_equal(get16(0x2c), (0xffu << 8) | (3u << 6) | 0x5u);
+	/* ceil(52 MHz / (2 x 25400 Hz)) = 1024 */
+	assert_int_equal(power_on(25400, MMCHAL_BUS_WIDTH_4), MMCHAL_ERANGE);
+	assert_int_equal(h.clock_hz, 0);
+	assert_int_equal(get16(0x2c) & 0x4u, 0);
+}
+
+/* The bounded waits poll in 10 us steps and give up after their timeout. */
+static void test_wait_steps(void **state)
+{
+	uint64_t t0;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	m.clock_stuck = true;
+	last_delay_us = 0;
+	t0 = clock_ns;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), MMCHAL_ETIMEDOUT);
+	assert_int_equal(last_delay_us, 10);
+	/* 150 ms, passed by less than one step and the reading after it */
+	assert_true(clock_ns - t0 > 150000000ull);
+	assert_true(clock_ns - t0 < 150000000ull + 20000ull);
+	m.clock_stuck = false;
+
+	m.reset_stuck = true;
+	last_delay_us = 0;
+	t0 = clock_ns;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_ETIMEDOUT);
+	assert_int_equal(last_delay_us, 10);
+	assert_true(clock_ns - t0 > 100000000ull);
+	assert_true(clock_ns - t0 < 100000000ull + 20000ull);
+}
+
+/* 32-bit DMA reaches the last byte below 4 GiB, not one byte further. */
+static void test_dma32_top(void **state)
+{
+	uint8_t buf[1];
+	struct mmchal_sg sg = {.cpu = buf, .len = 1};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_dma_seg seg = {0xfffffe00u, 512};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = &seg, .nsegs = 1};
+	static const uint8_t want[8] = {0x23, 0, 0x00, 0x02, 0x00, 0xfe, 0xff, 0xff};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_memory_equal(m.mem + TABLE_DMA, want, sizeof(want));
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 512);
+	seg.addr = 0xfffffe04u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_ERANGE);
+
+	/* SDMA: the same */
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_SDMA);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	seg.addr = 0xfffffe00u;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(get32(0x00), 0xfffffe00u);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	seg.addr = 0xfffffe04u;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_ERANGE);
+}
+
+/* A command without response has response type 00 and no check bits, and
+   its completion reads no response register. */
+static void test_no_response_bits(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 0, .flags = MMCHAL_RSP_NONE};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	c.opcode = 0;
+	m.resp[0] = 0x12345678u; /* stale response register: not read */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_cmd, 0x0000);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0], 0);
+	c.opcode = 4;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_cmd, 0x0400);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+}
+
+/* ADMA2: one segment more than the table holds is refused before a
+   descriptor is written. */
+static void test_adma_too_many_segments(void **state)
+{
+	struct mmchal_dma_seg segs[9];
+	uint8_t buf[4];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 9, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = segs, .nsegs = 9};
+	uint8_t after[12];
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(h.max_segs, 8);
+	for (unsigned int i = 0; i < 9; i++) {
+		segs[i].addr = 0x4000u + 512u * i;
+		segs[i].len = 512;
+	}
+	memset(m.mem + TABLE_DMA, 0x5a, 9 * 12);
+	memcpy(after, m.mem + TABLE_DMA + 8 * 12, sizeof(after));
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	assert_int_equal(m.ncmds, 0);
+	for (unsigned int i = 0; i < 9 * 12; i++)
+		assert_int_equal(m.mem[TABLE_DMA + i], 0x5a);
+	assert_memory_equal(m.mem + TABLE_DMA + 8 * 12, after, sizeof(after));
+	/* eight are fine */
+	x.nsegs = 8;
+	d.blocks = 8;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+}
+
+/* start() clears the data phase's result of a previous use; a DMA transfer
+   leaves the data port alone even when the buffer-ready bits are up. */
+static void test_dma_start_state(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {.dir = MMCHAL_DIR_FROM_CARD,
+				.blksz = 512,
+				.blocks = 1,
+				.sg = &sg,
+				.sg_len = 1,
+				.error = MMCHAL_EIO,
+				.bytes_xfered = 77};
+	struct mmchal_dma_seg seg = {0x4000, 512};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = &seg, .nsegs = 1};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	memset(buf, 0xaa, sizeof(buf));
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 0);
+	m.present |= 1u << 11; /* buffer read enable */
+	m.norm |= 1u << 5;     /* buffer read ready */
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	for (unsigned int i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xaa);
+	m.present &= ~(1u << 11);
+	m.hold_xfer = false;
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_table_per_mode),
+		cmocka_unit_test(test_one_bit_slot),
+		cmocka_unit_test(test_probe_bad_mode),
+		cmocka_unit_test(test_reprobe_forgets),
+		cmocka_unit_test(test_abort_ends_busy),
+		cmocka_unit_test(test_caps_whole),
+		cmocka_unit_test(test_clock_last_divider),
+		cmocka_unit_test(test_wait_steps),
+		cmocka_unit_test(test_dma32_top),
+		cmocka_unit_test(test_no_response_bits),
+		cmocka_unit_test(test_adma_too_many_segments),
+		cmocka_unit_test(test_dma_start_state),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
