@@ -249,7 +249,7 @@ static void complete_cmd(struct mmchal_mock *m, uint32_t *events)
 	/* The card started a data phase the host does not run: a single block or a
 	   fixed-size reply ends by itself, a multiple-block one waits for CMD12. */
 	if (m->src_kind != MOCK_SRC_NONE)
-		mock_card_data_end_(m, 0, false, false);
+		mock_card_data_end_(m, 0, false);
 	if (m->r1b && (m->cfg.host.bus & MMCHAL_BUS_HW_BUSY)) {
 		m->phase = MOCK_PH_BUSY;
 		log_update(m);
@@ -273,7 +273,7 @@ static void complete_data(struct mmchal_mock *m, uint32_t *events)
 		m->xfer.stop->resp[0] = mock_r1_(m, m->state);
 		m->xfer.stop->error = 0;
 	}
-	mock_card_data_end_(m, (uint64_t)blocks * d->blksz, err == 0, m->xfer.auto_stop && !err);
+	mock_card_data_end_(m, (uint64_t)blocks * d->blksz, m->xfer.auto_stop && !err);
 	d->error = err;
 	*events |= err ? MMCHAL_EV_DATA_ERROR : MMCHAL_EV_DATA_DONE;
 	m->xfer_events |= err ? MMCHAL_EV_DATA_ERROR : MMCHAL_EV_DATA_DONE;
@@ -499,7 +499,7 @@ static int mock_abort(void *ctx)
 		/* The controller stops; a single-block transfer ends at the card by
 		   itself, a multiple-block one waits for CMD12. */
 		if (m->phase == MOCK_PH_DATA)
-			mock_card_data_end_(m, 0, false, false);
+			mock_card_data_end_(m, 0, false);
 		m->active = false;
 		if (e) {
 			if (m->phase == MOCK_PH_CMD)

@@ -150,22 +150,24 @@ static void end_transfer(struct mmchal_mock *m)
 }
 
 /*
- * After the data phase: @p bytes moved, @p ok when it ended without an
- * error. A single-block or fixed-length transfer ends by itself; a
- * CMD23-bounded one when its count is reached; an open-ended one (or a failed
- * multiple-block one) waits for CMD12, which @p auto_stop sends at once.
+ * After the data phase, with or without an error: @p bytes moved. A
+ * single-block or fixed-length transfer ends by itself; a CMD23-bounded one
+ * when its count was moved; an open-ended one (or a multiple-block one that
+ * failed inside its count) waits for CMD12, which @p auto_stop sends at once.
  */
-void mock_card_data_end_(struct mmchal_mock *m, uint64_t bytes, bool ok, bool auto_stop)
+void mock_card_data_end_(struct mmchal_mock *m, uint64_t bytes, bool auto_stop)
 {
 	bool multi = m->src_kind == MOCK_SRC_IMAGE && m->src_len != MOCK_BLK;
 	bool complete;
 
 	if (m->state != ST(DATA) && m->state != ST(RCV))
 		return;
-	if (m->src_kind != MOCK_SRC_IMAGE)
+	/* A counted transfer (CMD23) ends once the card has moved its count,
+	 * also when the host asked for more and then timed out waiting: the card
+	 * went back to tran after its last block (CMD23: SD Physical Layer
+	 * 4.3.11, JEDEC 84-B51 6.10.4). */
+	if (m->src_kind != MOCK_SRC_IMAGE || !multi)
 		complete = true;
-	else if (!ok)
-		complete = !multi;
 	else
 		complete = m->src_len != MOCK_LEN_OPEN && bytes >= m->src_len;
 	if (complete || auto_stop)

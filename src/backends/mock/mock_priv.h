@@ -60,7 +60,7 @@ void mock_resp_r2_(struct mmchal_mock *m, const uint8_t reg[16]);
 void mock_busy_enter_(struct mmchal_mock *m, uint32_t next_state);
 bool mock_busy_tick_(struct mmchal_mock *m);
 void mock_busy_end_(struct mmchal_mock *m);
-void mock_card_data_end_(struct mmchal_mock *m, uint64_t bytes, bool ok, bool auto_stop);
+void mock_card_data_end_(struct mmchal_mock *m, uint64_t bytes, bool auto_stop);
 int mock_mem_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, uint32_t st);
 bool mock_addr_(struct mmchal_mock *m, uint32_t arg, uint64_t *off);
 bool mock_is_sd_(const struct mmchal_mock *m);

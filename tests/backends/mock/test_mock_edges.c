@@ -277,6 +277,40 @@ static void test_cmd23_dropped_by_refusal(void **state)
 	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_DONE);
 }
 
+/* CMD23 of 2 and a host that reads 3 blocks: the card sends its 2, the host
+   times out on the third, and the card is back in tran (its count is done);
+   a CRC error inside the count leaves it sending, for CMD12 to end. */
+static void test_cmd23_count_ends_before_host(void **state)
+{
+	static uint8_t buf[3 * 512];
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	sd_tran(0);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mh_cmd(23, 2, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(18, 20, MMCHAL_DIR_FROM_CARD, 512, 3, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	assert_memory_equal(buf, mh_image + 20 * 512, 2 * 512);
+	assert_int_equal(buf[2 * 512], 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	/* the next command is taken in tran */
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0] & (0xfu << 9), 4u << 9);
+
+	/* a data CRC error on the second of two counted blocks: still sending */
+	assert_int_equal(mmchal_mock_fail_data(&mh, MMCHAL_MOCK_DATA_CRC, 1, 1), 0);
+	assert_int_equal(mh_cmd(23, 2, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(18, 20, MMCHAL_DIR_FROM_CARD, 512, 2, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_DATA);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+}
+
 /* Every CMD38, erased or refused, ends the sequence: the next one needs a new
    CMD32 and CMD33. */
 static void test_erase_sequence_restarts(void **state)
@@ -477,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_power_cycle_forgets_ccs),
 		cmocka_unit_test(test_power_cycle_forgets_erase),
 		cmocka_unit_test(test_cmd23_dropped_by_refusal),
+		cmocka_unit_test(test_cmd23_count_ends_before_host),
 		cmocka_unit_test(test_erase_sequence_restarts),
 		cmocka_unit_test(test_dis_state_commands),
 		cmocka_unit_test(test_dma_segment_edges),
