@@ -71,6 +71,15 @@ static void test_init_and_caps(void **state)
 	assert_false(caps.present);
 	assert_int_equal(caps.nslots, 0);
 	assert_int_equal(mmchal_bounce_get_caps(&b, NULL), MMCHAL_EINVAL);
+	/* a pool that was never set up (zeroed): refused, caps untouched */
+	{
+		struct mmchal_bounce zero;
+
+		memset(&zero, 0, sizeof(zero));
+		memset(&caps, 0xa5, sizeof(caps));
+		assert_int_equal(mmchal_bounce_get_caps(&zero, &caps), MMCHAL_EINVAL);
+		assert_int_equal(caps.slot_size, 0xa5a5a5a5u);
+	}
 	init();
 	assert_int_equal(mmchal_bounce_get_caps(&b, &caps), 0);
 	assert_int_equal(caps.slot_size, SLOT);
@@ -333,6 +342,9 @@ static void test_peak(void **state)
 	assert_int_equal(mmchal_bounce_peak(&b), 5);
 	init();
 	assert_int_equal(mmchal_bounce_peak(&b), 0);
+	/* no pool: nothing in use, no peak */
+	assert_int_equal(mmchal_bounce_peak(NULL), 0);
+	assert_int_equal(mmchal_bounce_in_use(NULL), 0);
 }
 
 static void test_bad_args(void **state)
