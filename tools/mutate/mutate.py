@@ -365,13 +365,21 @@ def sync_tree(build):
         os.symlink(os.path.abspath(os.path.join(ROOT, "..", "shared")), shared)
 
 
-def configure(build, cc):
+SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+
+def configure(build, cc, sanitize=False):
     # Warnings stay warnings here: a mutant that only draws a warning (an
     # unused parameter, mixed && and ||) must still run against the tests.
+    # With sanitize the tests run under ASan and UBSan, as in the asan
+    # preset, so a mutant that only breaks memory safety (a copy one byte too
+    # long, an index one past the end) is noticed too.
+    cflags = "-O1" + (" " + SANITIZE if sanitize else "")
     cmd = ["cmake", "-S", TREE, "-B", build, "-DCMAKE_BUILD_TYPE=Debug", "-DMMCHAL_WERROR=OFF",
            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON",
            "-DMMCHAL_BUILD_BENCH=OFF", "-DMMCHAL_BUILD_TOOLS=OFF",
-           "-DMMCHAL_FREESTANDING_CHECK=OFF", "-DCMAKE_C_FLAGS=-O1"]
+           "-DMMCHAL_FREESTANDING_CHECK=OFF", "-DCMAKE_C_FLAGS=" + cflags,
+           "-DCMAKE_EXE_LINKER_FLAGS=" + ("-fsanitize=address,undefined" if sanitize else "")]
     if cc:
         cmd.append("-DCMAKE_C_COMPILER=" + cc)
     r = run(cmd)
@@ -515,6 +523,9 @@ def main():
                     "--min-mutants counted mutants, is below this percentage")
     ap.add_argument("--min-mutants", type=int, default=10,
                     help="smallest count for the per-file floor (default 10)")
+    ap.add_argument("--sanitize", action="store_true",
+                    help="build and run the tests under ASan and UBSan (slower; a memory "
+                         "error counts as noticed)")
     ap.add_argument("--list", action="store_true", help="print the mutants and exit")
     ap.add_argument("--quiet", action="store_true", help="no line per mutant")
     args = ap.parse_args()
@@ -561,7 +572,7 @@ def main():
         globals()["TREE"] = TREE_
         restorer.recover()
     sync_tree(build)
-    configure(build, args.cc)
+    configure(build, args.cc, args.sanitize)
 
     def on_signal(signum, frame):
         raise KeyboardInterrupt
