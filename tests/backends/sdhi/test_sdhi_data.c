@@ -414,35 +414,45 @@ static void test_sysdmac_iommu(void **state)
 	fx_close(&f);
 }
 
+/*
+ * An SDIO card on a Gen3 PIO host with a @w-byte data port, brought to the
+ * transfer state at 25 MHz (CMD5 until ready, CMD3 for the RCA, CMD7); returns
+ * the card's store (function 1 at address 0).
+ */
+static uint8_t *open_sdio(struct fx *f, uint8_t w)
+{
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,  MMCHAL_SDHI_PIO, -1,    0, w,
+			    MMCHAL_SIM_CARD_SDIO, false,           false, 0};
+	uint32_t r[4];
+	uint64_t size;
+	uint8_t *store;
+
+	assert_int_equal(fx_open(f, &o), 0);
+	fx_ios(f, 400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	for (int i = 0;; i++) {
+		assert_true(i < 100);
+		assert_int_equal(fx_cmd_resp(f, 5, i ? 0x00ff8000u : 0, MMCHAL_RSP_R4, r), 0);
+		if (i && (r[0] & 0x80000000u))
+			break;
+		fx_delay(f, 100000);
+	}
+	assert_int_equal(fx_cmd_resp(f, 3, 0, MMCHAL_RSP_R6, r), 0);
+	f->rca = (uint16_t)(r[0] >> 16);
+	assert_int_equal(fx_cmd(f, 7, (uint32_t)f->rca << 16, MMCHAL_RSP_R1B), 0);
+	fx_ios(f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	store = mmchal_sim_card_store(f->sim, &size);
+	assert_non_null(store);
+	return store;
+}
+
 /* SDIO CMD53 byte mode, 1..511 bytes: PIO never touches a byte outside the buffer. */
 static void test_sdio_odd_lengths(void **state)
 {
 	(void)state;
 	for (uint8_t w = 2; w <= 8; w *= 2) {
-		struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,  MMCHAL_SDHI_PIO, -1,    0, w,
-				    MMCHAL_SIM_CARD_SDIO, false,           false, 0};
 		struct fx f;
-		uint32_t r[4];
-		uint64_t size;
-		uint8_t *store;
+		uint8_t *store = open_sdio(&f, w);
 
-		assert_int_equal(fx_open(&f, &o), 0);
-		fx_ios(&f, 400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
-		/* CMD5 until ready, CMD3 (R6: new RCA), CMD7 */
-		for (int i = 0;; i++) {
-			assert_true(i < 100);
-			assert_int_equal(fx_cmd_resp(&f, 5, i ? 0x00ff8000u : 0, MMCHAL_RSP_R4, r),
-					 0);
-			if (i && (r[0] & 0x80000000u))
-				break;
-			fx_delay(&f, 100000);
-		}
-		assert_int_equal(fx_cmd_resp(&f, 3, 0, MMCHAL_RSP_R6, r), 0);
-		f.rca = (uint16_t)(r[0] >> 16);
-		assert_int_equal(fx_cmd(&f, 7, (uint32_t)f.rca << 16, MMCHAL_RSP_R1B), 0);
-		fx_ios(&f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
-		store = mmchal_sim_card_store(f.sim, &size);
-		assert_non_null(store);
 		for (uint32_t n = 1; n < 512; n += (n < 16 ? 1u : 37u)) {
 			for (int wr = 1; wr >= 0; wr--) {
 				struct fx_buf b;
@@ -560,29 +570,10 @@ static void test_sdio_block_mode_odd_blksz(void **state)
 
 	(void)state;
 	for (uint8_t w = 2; w <= 8; w *= 2) {
-		struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,  MMCHAL_SDHI_PIO, -1,    0, w,
-				    MMCHAL_SIM_CARD_SDIO, false,           false, 0};
 		struct fx f;
 		uint32_t r[4];
-		uint64_t size;
-		uint8_t *store;
+		uint8_t *store = open_sdio(&f, w);
 
-		assert_int_equal(fx_open(&f, &o), 0);
-		fx_ios(&f, 400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
-		for (int i = 0;; i++) {
-			assert_true(i < 100);
-			assert_int_equal(fx_cmd_resp(&f, 5, i ? 0x00ff8000u : 0, MMCHAL_RSP_R4, r),
-					 0);
-			if (i && (r[0] & 0x80000000u))
-				break;
-			fx_delay(&f, 100000);
-		}
-		assert_int_equal(fx_cmd_resp(&f, 3, 0, MMCHAL_RSP_R6, r), 0);
-		f.rca = (uint16_t)(r[0] >> 16);
-		assert_int_equal(fx_cmd(&f, 7, (uint32_t)f.rca << 16, MMCHAL_RSP_R1B), 0);
-		fx_ios(&f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
-		store = mmchal_sim_card_store(f.sim, &size);
-		assert_non_null(store);
 		for (unsigned int k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 			uint32_t bs = sizes[k];
 			const uint32_t splits[] = {0, 5, bs + 3u};
