@@ -3,7 +3,8 @@
 
 Applies one mutation at a time to a library file under src/, rebuilds the
 tests that cover it in a dedicated build directory, runs them (with a timeout
-per mutant) and records whether they noticed. Mutants are made in a copy of
+per mutant: ten times the test's run on the unmodified tree plus 10 s, at most
+--timeout) and records whether they noticed. Mutants are made in a copy of
 the tree inside the build directory, never in the working tree; the file is
 always restored, also on Ctrl-C or SIGTERM.
 
@@ -420,6 +421,9 @@ class FastBuild:
             self.cc = {os.path.realpath(e["file"]): e for e in json.load(f)}
         self.archive = os.path.join(build, "libmmchal.a")
         self.base = {}  # library file -> its baseline object's bytes
+        self.base_time = {}  # test name -> seconds on the unmodified tree
+        self.last_time = 0.0
+        self.factor = 10.0
         out = run(["ctest", "--show-only=json-v1"], cwd=build).stdout.decode()
         self.tests = {}
         for t in json.loads(out)["tests"]:
@@ -472,22 +476,49 @@ class FastBuild:
         return True
 
     def test(self, name, timeout):
+        """Run one test. Once the unmodified tree has run it (base_time),
+        a mutant gets FACTOR times that time plus SLACK seconds, at most
+        @timeout: a mutant that loops forever then costs seconds, not the
+        whole timeout, and a slow but finished run still fits."""
         cmd, wd, env, _, _ = self.tests[name]
+        if name in self.base_time:
+            timeout = min(timeout, self.factor * self.base_time[name] + self.SLACK)
+        t0 = time.monotonic()
         try:
             r = subprocess.run(cmd, cwd=wd, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
             return "timeout"
+        self.last_time = time.monotonic() - t0
         return "survived" if r.returncode == 0 else "killed"
 
+    SLACK = 10.0
 
-def try_mutant(fast, path, names, args, same_ok=True):
+    def check_unmodified(self, files, tests, timeout):
+        """The direct path must pass on the unmodified files, or "killed"
+        would mean nothing: every file compiles through its own command, and
+        every test relinks and passes once (an unmodified file leaves the
+        archive as it was, so a test need not run again for each file). The
+        times measured are the base of each mutant's timeout."""
+        for f in files:
+            if not self.compile(f):
+                return "%s does not compile through its own command" % f
+        for name in sorted({t for f in files for t in tests[f]}):
+            if not self.link(name):
+                return "%s does not relink" % name
+            if self.test(name, timeout) != "survived":
+                return "%s fails on the unmodified tree" % name
+            self.base_time[name] = self.last_time
+        return None
+
+
+def try_mutant(fast, path, names, args):
     """Compile the mutant, then link and run the mirror test first: most
     mutants die there, and the others then need neither a link nor a run."""
     built = fast.compile(path)
     if not built:
         return "uncompiled"
-    if built == "same" and same_ok:
+    if built == "same":
         # byte for byte the baseline's object (code in a preprocessor branch
         # this build leaves out): no test can tell it apart
         return "equivalent"
@@ -514,7 +545,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
     ap.add_argument("--ops", help="comma list of operators (ror,lor,aor,cst,del,neg,ret)")
     ap.add_argument("--match", help="only mutants whose key matches this regex (re-runs)")
-    ap.add_argument("--timeout", type=int, default=60, help="seconds per test run (default 60)")
+    ap.add_argument("--timeout", type=int, default=60,
+                    help="most seconds per test run (default 60)")
+    ap.add_argument("--timeout-factor", type=float, default=10.0,
+                    help="a mutant's test run may take this many times the unmodified "
+                         "run, plus %.0f s, up to --timeout (default 10)" % FastBuild.SLACK)
     ap.add_argument("-j", "--jobs", type=int, default=2, help="build jobs (default 2)")
     ap.add_argument("--equivalent", default=os.path.join(ROOT, DEFAULT_EQUIV),
                     help="equivalent-mutant list (default tools/mutate/equivalent.txt)")
@@ -611,13 +646,13 @@ def main():
     if not files:
         print("mutate: nothing to run")
         return 0
-    # The direct path must pass on the unmodified files too, or "killed"
-    # would mean nothing.
-    for f in files:
-        if try_mutant(fast, f, tests[f], args, same_ok=False) != "survived":
-            sys.exit("mutate: the direct rebuild of unmodified %s fails its tests" % f)
-    t0 = time.time()
     todo = [m for m in muts if m.status is None]
+    # Only the files with mutants to run (all of them, but for a sample).
+    fast.factor = args.timeout_factor
+    err = fast.check_unmodified(sorted({m.path for m in todo}), tests, args.timeout)
+    if err:
+        sys.exit("mutate: direct rebuild: " + err)
+    t0 = time.time()
     # The archive keeps the object of the last mutant compiled: before the
     # first mutant of another file, the previous file's original object goes
     # back in, or that mutant would be linked into every later test.
