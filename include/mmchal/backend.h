@@ -100,7 +100,9 @@ struct mmchal_backend_ops {
 	/** run the sampling-point tuning procedure with @p opcode (CMD19/CMD21); optional */
 	int (*execute_tuning)(void *ctx, uint32_t opcode);
 	/** blocks of the current data phase known to have completed on the bus (after an
-	    error or abort, for an honest bytes_xfered); optional, absent means 0 */
+	    error or abort, for an honest bytes_xfered): sets @p *blocks and returns 0, or
+	    returns a negative error and the core counts 0 whatever @p *blocks holds;
+	    optional, absent means 0 */
 	int (*blocks_done)(void *ctx, uint32_t *blocks);
 	/** enable or disable the SDIO card interrupt; optional */
 	int (*enable_sdio_irq)(void *ctx, bool enable);

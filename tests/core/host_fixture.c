@@ -190,7 +190,7 @@ static int tb_blocks_done(void *ctx, uint32_t *blocks)
 	*blocks = tb->blocks_done != UINT32_MAX ? tb->blocks_done
 		  : tb->cur.data                ? tb->cur.data->blocks
 						: 0;
-	return 0;
+	return tb->blocks_done_err;
 }
 
 const struct mmchal_backend_ops tb_ops = {

@@ -41,7 +41,8 @@ struct tb {
 	int irq_err;              /* returned by handle_irq (events still reported) */
 	uint32_t blocks_done;     /* answer of blocks_done; UINT32_MAX = all of the transfer */
 	bool has_blocks_done;
-	int busy_left; /* card_busy returns 1 this many times */
+	int blocks_done_err; /* blocks_done writes its answer, then fails with this */
+	int busy_left;       /* card_busy returns 1 this many times */
 	bool has_card_busy;
 	uint8_t fill;           /* byte the card returns on reads */
 	struct mmchal_xfer cur; /* last start */

@@ -443,6 +443,23 @@ static void test_cache_ops_bounced(void **state)
 	assert_int_equal(st.bounce_slots, 0);
 	assert_int_equal(st.bounce_slots_peak, 2);
 	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
+	/* the next read takes the pool's next two slots: the cache operations
+	 * cover those, 4 KiB into the pool */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	sg[0].cpu = buf + 8;
+	sg[0].phys += 8;
+	req.stop = NULL;
+	g.rp.n = 0;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(g.tb.log[1].plan, MMCHAL_PLAN_BOUNCED);
+	assert_int_equal(g.tb.log[1].seg0.addr, (uintptr_t)pool + 4096u);
+	assert_int_equal(g.rp.n, 1);
+	expect_rec(0, REC_CLEAN, pool + 4096, 4096);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(g.rp.n, 2);
+	expect_rec(1, REC_INVAL, pool + 4096, 4096);
+	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
 }
 
 /* Behind the IOMMU the mapped segments still meet the engine's reach and

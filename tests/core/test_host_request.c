@@ -978,6 +978,83 @@ static void test_explain_every_size(void **state)
 	assert_int_equal(mmchal_host_explain(&g.host, NULL, 8), MMCHAL_EINVAL);
 }
 
+/* A failed blocks_done() answer counts nothing, whatever it wrote. */
+static void test_failed_blocks_done_counts_nothing(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EIO;
+	g.tb.blocks_done = 5;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 5 * 512);
+	g.tb.blocks_done_err = MMCHAL_EIO;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(data.error, MMCHAL_EIO);
+	assert_int_equal(data.bytes_xfered, 0);
+	assert_int_equal(ndone, 2);
+}
+
+/* A CMD23 or CMD12 that fails without a code from the backend is MMCHAL_EIO. */
+static void test_sbc_and_stop_errors_without_code(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.fail_ev = MMCHAL_EV_CMD_ERROR;
+	g.tb.fail_err = 0;
+	g.tb.fail_op = 23;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(sbc.error, MMCHAL_EIO);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(g.tb.nstart, 1);
+	g.tb.fail_op = 12;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(stop.error, MMCHAL_EIO);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	assert_int_equal(g.tb.nstart, 3);
+	assert_int_equal(g.tb.log[2].opcode, 12);
+	assert_int_equal(ndone, 2);
+}
+
+/* The controller's own CMD12 (R1b) on a host without a busy line: the core
+ * waits on card_busy() after the data, as for a CMD12 it sent itself. */
+static void test_auto_stop_busy_polled(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12;
+	host_up();
+	g.tb.auto_complete = false;
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_true(g.tb.cur.auto_stop);
+	g.tb.busy_left = 2;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.host.state, HS_BUSY);
+	assert_int_equal(ndone, 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(g.tb.busy_left, 1);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(g.tb.busy_left, 0);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	assert_int_equal(g.tb.nstart, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1005,6 +1082,9 @@ int main(void)
 		cmocka_unit_test(test_auto_stop_with_busy_line),
 		cmocka_unit_test(test_pio_retry_split_and_no_cpu),
 		cmocka_unit_test(test_explain_every_size),
+		cmocka_unit_test(test_failed_blocks_done_counts_nothing),
+		cmocka_unit_test(test_sbc_and_stop_errors_without_code),
+		cmocka_unit_test(test_auto_stop_busy_polled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
