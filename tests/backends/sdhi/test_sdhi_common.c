@@ -155,6 +155,24 @@ static void test_caps(void **state)
 	assert_int_equal(hc.f_max_hz, 52000000);
 	fx_close(&f);
 
+	/* merge-capable only with the SoC's flag and the internal DMAC: RZ/A2 has
+	   no flag; a Gen3 SoC driven by PIO has the flag but no engine to merge for */
+	assert_int_equal(fx_open(&f, &o), 0);
+	f.cfg.soc = mmchal_sdhi_soc_lookup("renesas,sdhi-r7s9210");
+	assert_int_equal(mmchal_sdhi_idmac_init(&f.sdhi, &f.cfg, &f.be), 0);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), 0);
+	assert_false(hc.merge_capable);
+	assert_int_equal(dc.kind, MMCHAL_DMA_INTERNAL);
+	f.cfg.soc = mmchal_sdhi_soc_lookup("renesas,rcar-gen3-sdhi");
+	assert_int_equal(mmchal_sdhi_pio_init(&f.sdhi, &f.cfg, &f.be), 0);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), 0);
+	assert_true(f.sdhi.flags & MMCHAL_SDHI_F_MERGE);
+	assert_false(hc.merge_capable);
+	assert_int_equal(dc.kind, MMCHAL_DMA_NONE);
+	fx_close(&f);
+
 	/* SYS-DMAC: channel caps plus the Linux rules; Gen2 not merge-capable */
 	o.soc = MMCHAL_SIM_SOC_GEN2;
 	o.kind = MMCHAL_SDHI_SYSDMAC;

@@ -49,6 +49,14 @@ static uint32_t writes_of(const struct fx *f, const struct wlog *l, uint32_t reg
 	return k;
 }
 
+static void rtrace(void *arg, const struct mmchal_sim_access *a)
+{
+	struct wlog *l = arg;
+
+	if (!a->write && l->n < 256u)
+		l->a[l->n++] = *a;
+}
+
 static uint32_t dm_writes(const struct wlog *l)
 {
 	uint32_t k = 0;
@@ -863,6 +871,11 @@ static void test_probe_writes(void **state)
 	assert_int_equal(v[0], 0xc0e0);
 	assert_int_equal(writes_of(&f, &l, R_EXTMODE, v, 8), 1);
 	assert_int_equal(v[0], 0);
+	/* every latched status bit acknowledged once, INFO2 bit 11 written 1 */
+	assert_int_equal(writes_of(&f, &l, R_INFO1, v, 8), 1);
+	assert_int_equal(v[0], 0xffe2);
+	assert_int_equal(writes_of(&f, &l, R_INFO2, v, 8), 1);
+	assert_int_equal(v[0], 0x7c80);
 	assert_int_equal(reg16(&f, 0xe6), 0);
 	assert_int_equal(reg16(&f, 0x28), 0xc0e0);
 	/* the argument of a command: bus_shift 2, one 32-bit write */
@@ -874,6 +887,13 @@ static void test_probe_writes(void **state)
 	assert_int_equal(writes_of(&f, &l, 0x04, v, 8), 1);
 	assert_int_equal(v[0], 0x00010000u);
 	assert_int_equal(writes_of(&f, &l, 0x06, v, 8), 0);
+	/* and its R1 response: one 32-bit read of RSP10 */
+	l.n = 0;
+	mmchal_sim_set_trace(f.sim, rtrace, &l);
+	assert_int_equal(fx_cmd(&f, 13, 0x00010000u, MMCHAL_RSP_R1), 0);
+	mmchal_sim_set_trace(f.sim, NULL, NULL);
+	assert_int_equal(writes_of(&f, &l, 0x0c, v, 8), 1);
+	assert_int_equal(writes_of(&f, &l, 0x0e, v, 8), 0);
 	/* a one-byte DMA segment is a valid request */
 	blk_prep(&f, &t, false, 1, true);
 	t.d.blksz = 1;
@@ -899,6 +919,12 @@ static void test_probe_writes(void **state)
 		assert_int_equal(v[0], 0x0000);
 		assert_int_equal(writes_of(&f, &l, 0x06, v, 8), 1);
 		assert_int_equal(v[0], 0x0001);
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, rtrace, &l);
+		assert_int_equal(fx_cmd(&f, 13, 0x00010000u, MMCHAL_RSP_R1), 0);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_int_equal(writes_of(&f, &l, 0x0c, v, 8), 1);
+		assert_int_equal(writes_of(&f, &l, 0x0e, v, 8), 1);
 		fx_close(&f);
 	}
 }
@@ -1062,6 +1088,40 @@ static void test_write_end_without_idle_wait(void **state)
 	fx_close(&f);
 }
 
+/* A probe starts afresh: the card-detect level read again (present: no card
+   change reported; absent: a command refused without touching the bus), SDIO
+   interrupts off, and a probe that fails leaves the backend unprobed. */
+static void test_probe_starts_afresh(void **state)
+{
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	uint64_t cmd_writes;
+	uint32_t ev;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+	assert_int_equal(ev & MMCHAL_EV_CARD_CHANGE, 0);
+	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, true), 0);
+	assert_int_equal(reg16(&f, R_SDIOMODE), 1);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	assert_int_equal(reg16(&f, R_SDIOMODE), 0);
+	/* a data port wider than the SoC's */
+	f.sdhi.cfg.port_width = 16;
+	assert_int_equal(f.be.ops->probe(f.be.ctx), MMCHAL_ENOTSUP);
+	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	f.sdhi.cfg.port_width = 0;
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), 0);
+	assert_int_equal(mmchal_sim_card_remove(f.sim), 0);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	cmd_writes = mmchal_sim_reg_writes(f.sim, 0);
+	assert_int_equal(fx_cmd(&f, 0, 0, MMCHAL_RSP_NONE), MMCHAL_ENOMEDIUM);
+	assert_int_equal(mmchal_sim_reg_writes(f.sim, 0), cmd_writes);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1078,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_write_never_busy),
 		cmocka_unit_test(test_start_refusals),
 		cmocka_unit_test(test_probe_writes),
+		cmocka_unit_test(test_probe_starts_afresh),
 		cmocka_unit_test(test_injected_errors),
 		cmocka_unit_test(test_width_bits_and_requests),
 		cmocka_unit_test(test_write_end_without_idle_wait),
