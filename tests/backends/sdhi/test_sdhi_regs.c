@@ -522,6 +522,77 @@ static void test_timeout_clocks(void **state)
 		assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
 		fx_close(&f);
 	}
+	/* No timeout of its own: the configuration's; none at all, the clock off, or
+	   a timeout longer than 2^27 clocks: the largest window (0xe). */
+	static const struct {
+		uint32_t hz, ns, cfg_ns;
+		uint16_t top;
+	} more[] = {
+		{100000000, 0, 81920, 1},
+		{100000000, 0, 0, 0xe},
+		{0, 81920, 0, 0xe},
+		{200000000, 0xffffffffu, 0, 0xe},
+	};
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+		f.sdhi.cfg.data_timeout_ns = more[i].cfg_ns;
+		fx_ios(&f, more[i].hz, MMCHAL_BUS_WIDTH_8, MMCHAL_TIMING_MMC_HS);
+		blk_prep(&f, &t, false, 1, false);
+		t.d.timeout_ns = more[i].ns;
+		assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+		assert_int_equal((reg16(&f, 0x28) >> 4) & 0xfu, more[i].top);
+		assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+		fx_close(&f);
+	}
+}
+
+/* The largest valid values are taken: signal voltage 1.2 V, command 63, 65535
+   blocks on a 16-bit block counter; and a data phase starts with no error and
+   nothing moved, whatever its fields held. */
+static void test_edge_values_taken(void **state)
+{
+	struct mmchal_ios ios = {25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY,
+				 MMCHAL_POWER_ON, MMCHAL_SIGNAL_120};
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x490c, 0,
+			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+	struct mmchal_cmd c = {.opcode = 63, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	assert_int_equal(f.be.ops->set_ios(f.be.ctx, &ios), 0);
+	ios.signal_voltage = (enum mmchal_signal_voltage)(MMCHAL_SIGNAL_120 + 1);
+	assert_int_equal(f.be.ops->set_ios(f.be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	c.opcode = 64;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), MMCHAL_EINVAL);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, false, 1, false);
+	t.d.error = MMCHAL_EIO;
+	t.d.bytes_xfered = 512;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	assert_int_equal(t.d.error, 0);
+	assert_int_equal(t.d.bytes_xfered, 0);
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	fx_close(&f);
+
+	assert_int_equal(fx_open(&f, &o), 0);
+	assert_int_equal(f.sdhi.cnt_bits, 16);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+	blk_prep(&f, &t, false, 128, false);
+	t.d.blksz = 1;
+	t.d.blocks = 65535;
+	t.sg.len = 65535;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	t.d.blocks = 65536;
+	t.sg.len = 65536;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), MMCHAL_EINVAL);
+	fx_close(&f);
 }
 
 /* Entries refused before probe or with bad arguments; the host busy for set_ios. */
@@ -1133,6 +1204,7 @@ int main(void)
 		cmocka_unit_test(test_probe_forgets_stop),
 		cmocka_unit_test(test_clock_sequence),
 		cmocka_unit_test(test_timeout_clocks),
+		cmocka_unit_test(test_edge_values_taken),
 		cmocka_unit_test(test_entry_checks),
 		cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_write_never_busy),
