@@ -416,6 +416,40 @@ static void test_auto12_timeout(void **state)
 	}
 }
 
+/*
+ * The error is the automatic CMD12's only when SD_ERR_STS1/2 show CMD12 bits and
+ * nothing else: with a data-phase CRC bit beside the CMD12 one (bit 10 with bit
+ * 9), or with no detail at all, it is the data phase's, and the STOP keeps no error.
+ */
+static void test_auto12_error_owner(void **state)
+{
+	static const uint16_t err1[] = {0x0200u | 0x0400u, 0};
+
+	(void)state;
+	for (size_t b = 0; b < NCASES; b++) {
+		for (size_t k = 0; k < sizeof(err1) / sizeof(err1[0]); k++) {
+			struct fx f;
+			struct io io;
+			uint32_t ev;
+
+			open_case(&f, &cases[b], 0);
+			a12_attach(&f, &cases[b]);
+			io_prep(&f, &io, false, cases[b].plan, NBLK);
+			A12.info2 = 0x0002u;
+			A12.err1 = err1[k];
+			A12.armed = true;
+			ev = io_run(&f, &io);
+			assert_int_equal(A12.fired, 1);
+			assert_true(ev & MMCHAL_EV_DATA_ERROR);
+			assert_false(ev & MMCHAL_EV_DATA_DONE);
+			assert_int_equal(io.d.error, MMCHAL_EIO);
+			assert_int_equal(io.stop.error, 0);
+			check_good(&f, &cases[b]);
+			fx_close(&f);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_auto12_crc_end_bit),
 		cmocka_unit_test(test_data_error_leaves_stop),
 		cmocka_unit_test(test_auto12_timeout),
+		cmocka_unit_test(test_auto12_error_owner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
