@@ -251,8 +251,6 @@ struct mmchal_sdhi {
 	struct mmchal_cmd *cmd;            /**< private: command in flight */
 	struct mmchal_data *data;          /**< private: data phase in flight */
 	struct mmchal_cmd *stop_cmd;       /**< private: STOP the controller sends, or NULL */
-	const struct mmchal_dma_seg *segs; /**< private: DMA segments of the data phase */
-	uint32_t nsegs;                    /**< private: entries in @c segs */
 	const struct mmchal_sdhi_engine *eng; /**< private: DMA engine hooks, NULL for PIO */
 	const struct mmchal_backend_ops *ops; /**< private: the ops table handed out */
 	enum mmchal_sdhi_kind kind;           /**< private: backend in use */

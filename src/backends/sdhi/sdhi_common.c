@@ -166,8 +166,6 @@ SDHI_NOINLINE_ static void end_xfer(struct mmchal_sdhi *s)
 	s->cmd = NULL;
 	s->data = NULL;
 	s->stop_cmd = NULL;
-	s->segs = NULL;
-	s->nsegs = 0;
 }
 
 /* After any error: stop the engine, reset the controller, forget the xfer. */
@@ -541,8 +539,6 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			s->segs = x->segs;
-			s->nsegs = x->nsegs;
 			s->state |= SDHI_S_DMA;
 			rc = s->eng->arm(s, x);
 			if (rc < 0) {
