@@ -1007,12 +1007,14 @@ static const struct mmchal_bus_ops *inj_inner;
 static uint16_t inj_bits;
 static uint32_t inj_shift;
 
+static uint16_t inj_low; /* INFO2 level bits shown low (DAT0: 0x0080) */
+
 static uint16_t inj_rd16(void *ctx, uint32_t off)
 {
 	uint16_t v = inj_inner->read16(ctx, off);
 
 	if (off == R_INFO2 << inj_shift)
-		v |= inj_bits;
+		v = (uint16_t)((v | inj_bits) & ~inj_low);
 	return v;
 }
 
@@ -1041,6 +1043,7 @@ static void inj_open(struct fx *f, struct mmchal_bus_ops *ops, enum mmchal_sdhi_
 		assert_int_equal(mmchal_sdhi_idmac_init(&f->sdhi, &f->cfg, &f->be), 0);
 	assert_int_equal(f->be.ops->probe(f->be.ctx), 0);
 	inj_bits = 0;
+	inj_low = 0;
 	fx_mmc_init(f, MMCHAL_BUS_WIDTH_8);
 }
 
@@ -1193,6 +1196,176 @@ static void test_probe_starts_afresh(void **state)
 	fx_close(&f);
 }
 
+/* Events of one handle_irq() call after @p ns of virtual time. */
+static uint32_t irq_after(struct fx *f, uint64_t ns)
+{
+	uint32_t ev;
+
+	fx_delay(f, ns);
+	assert_int_equal(f->be.ops->handle_irq(f->be.ctx, &ev), 0);
+	return ev;
+}
+
+/*
+ * The busy end of a command: an R1 command has none, whatever DAT0 shows; an R1b
+ * response that comes while DAT0 is still low (a controller that did not wait for
+ * it) is done without its busy end, which is reported once DAT0 goes high.
+ */
+static void test_busy_seen_after_response(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_bus_ops ops;
+	uint32_t ev = 0;
+	struct fx f;
+
+	(void)state;
+	inj_open(&f, &ops, MMCHAL_SDHI_PIO);
+	for (int low = 0; low <= 1; low++) {
+		inj_low = low ? 0x0080u : 0;
+		assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+		ev = fx_wait(&f, &x);
+		assert_int_equal(
+			ev & (MMCHAL_EV_CMD_DONE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_BUSY_DONE),
+			MMCHAL_EV_CMD_DONE);
+		assert_int_equal(f.sdhi.state, 0);
+	}
+	/* CMD6 (R1b) setting HS_TIMING to 1, with DAT0 shown low */
+	c = (struct mmchal_cmd){
+		.opcode = 6, .arg = (3u << 24) | (185u << 16) | (1u << 8), .flags = MMCHAL_RSP_R1B};
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	ev = 0;
+	for (int i = 0; i < 1000 && !(ev & MMCHAL_EV_CMD_DONE); i++)
+		ev |= irq_after(&f, 1000);
+	assert_int_equal(ev & (MMCHAL_EV_CMD_DONE | MMCHAL_EV_CMD_ERROR | MMCHAL_EV_BUSY_DONE),
+			 MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.error, 0);
+	assert_int_not_equal(f.sdhi.state, 0);
+	assert_int_equal(irq_after(&f, 1000000) & MMCHAL_EV_BUSY_DONE, 0);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), MMCHAL_EBUSY);
+	inj_low = 0;
+	assert_int_equal(irq_after(&f, 1000) & MMCHAL_EV_BUSY_DONE, MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(f.sdhi.state, 0);
+	fx_close(&f);
+}
+
+/* A 136-bit response: the four registers hold bits 127:8, and resp[0..3] are
+   those bits shifted up by 8 (no CRC byte), every bit in its place. */
+static const struct mmchal_bus_ops *r2_inner;
+
+static uint32_t r2_rd32(void *ctx, uint32_t off)
+{
+	static const uint32_t val[4] = {0x11223344u, 0x55667788u, 0x99aabbccu, 0x00ddeeffu};
+
+	if (off >= (0x0cu << 2) && off < (0x1cu << 2) && (off & 0xfu) == 0)
+		return val[(off - (0x0cu << 2)) >> 4];
+	return r2_inner->read32(ctx, off);
+}
+
+static void test_r2_response_bits(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 9, .arg = 1u << 16, .flags = MMCHAL_RSP_R2};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_bus_ops ops;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	assert_int_equal(f.sc.bus_shift, 2);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	/* CMD9 needs stand-by: deselect first */
+	assert_int_equal(fx_cmd(&f, 7, 0, MMCHAL_RSP_NONE), 0);
+	r2_inner = f.cfg.bus.ops;
+	ops = *f.cfg.bus.ops;
+	ops.read32 = r2_rd32;
+	f.sdhi.cfg.bus.ops = &ops;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	assert_int_equal(fx_wait(&f, &x) & (MMCHAL_EV_CMD_DONE | MMCHAL_EV_CMD_ERROR),
+			 MMCHAL_EV_CMD_DONE);
+	f.sdhi.cfg.bus.ops = r2_inner;
+	assert_int_equal(c.resp[0], 0xddeeff99u);
+	assert_int_equal(c.resp[1], 0xaabbcc55u);
+	assert_int_equal(c.resp[2], 0x66778811u);
+	assert_int_equal(c.resp[3], 0x22334400u);
+	fx_close(&f);
+}
+
+/*
+ * The end of a DMA write waits for the bus to go idle: on a controller with a
+ * command-busy bit (INFO2 bit 14) until it clears. A controller with neither that
+ * bit (0x490c) nor the idle-wait bit is idle at the access end: a PIO write with
+ * the automatic CMD12 ends there, while the card still programs.
+ */
+static void test_write_end_waits_for_idle(void **state)
+{
+	struct fx_opts gen1 = {MMCHAL_SIM_SOC_GEN2,
+			       MMCHAL_SDHI_SYSDMAC,
+			       -1,
+			       0,
+			       0,
+			       MMCHAL_SIM_CARD_MMC,
+			       false,
+			       false,
+			       0};
+	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x490c, 0,
+			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
+	struct mmchal_bus_ops ops;
+	uint32_t ev = 0;
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	/* the R-Car Gen1 entry: no idle-wait bit, command busy from 0xcb0d on */
+	fx_more.compat = "renesas,sdhi-r8a7778";
+	assert_int_equal(fx_open(&f, &gen1), 0);
+	inj_inner = f.cfg.bus.ops;
+	inj_shift = f.sc.bus_shift;
+	ops = *f.cfg.bus.ops;
+	ops.read16 = inj_rd16;
+	ops.write16 = inj_wr16;
+	f.cfg.bus.ops = &ops;
+	assert_int_equal(mmchal_sdhi_sysdmac_init(&f.sdhi, &f.cfg, &f.be), 0);
+	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
+	inj_bits = 0;
+	inj_low = 0;
+	assert_true(f.sdhi.have_cbsy);
+	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+	blk_prep(&f, &t, true, 1, true);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	inj_bits = 0x4000u;
+	/* the access end with command busy set: no end yet, the idle wait (state
+	   bit 6) instead; the controller's next access end or an idle bus ends it */
+	for (int i = 0; i < 100000 && !(f.sdhi.state & 0x40u) && !(ev & MMCHAL_EV_DATA_DONE); i++)
+		ev |= irq_after(&f, 1000);
+	assert_true(ev & MMCHAL_EV_CMD_DONE);
+	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR), 0);
+	assert_int_equal(f.sdhi.state & 0x40u, 0x40u);
+	inj_bits = 0;
+	ev = fx_wait(&f, &t.x);
+	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR | FX_TIMEOUT),
+			 MMCHAL_EV_DATA_DONE);
+	assert_int_equal(t.d.bytes_xfered, 512);
+	fx_close(&f);
+
+	fx_more.compat = "renesas,sdhi-r8a7778";
+	assert_int_equal(fx_open(&f, &o), 0);
+	assert_false(f.sdhi.have_cbsy);
+	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+	blk_prep(&f, &t, true, 4, false);
+	assert_true(t.x.auto_stop);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	ev = fx_wait(&f, &t.x);
+	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR | FX_TIMEOUT),
+			 MMCHAL_EV_DATA_DONE);
+	assert_int_equal(t.d.bytes_xfered, 4 * 512);
+	assert_int_equal(t.stop.error, 0);
+	/* ended at the first access end: the card still programs after CMD12 */
+	assert_int_equal(f.be.ops->card_busy(f.be.ctx), 1);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1212,6 +1385,9 @@ int main(void)
 		cmocka_unit_test(test_probe_writes),
 		cmocka_unit_test(test_probe_starts_afresh),
 		cmocka_unit_test(test_injected_errors),
+		cmocka_unit_test(test_busy_seen_after_response),
+		cmocka_unit_test(test_r2_response_bits),
+		cmocka_unit_test(test_write_end_waits_for_idle),
 		cmocka_unit_test(test_width_bits_and_requests),
 		cmocka_unit_test(test_write_end_without_idle_wait),
 	};
