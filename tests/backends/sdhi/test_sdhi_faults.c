@@ -387,12 +387,38 @@ static void test_bad_segments(void **state)
 	}
 }
 
+/* A card pulled and put back between two looks: the card-detect level is the same,
+   but the latched removed and inserted bits tell, and the change is reported. */
+static void test_card_swapped_between_looks(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct fx f;
+	uint32_t ev;
+
+	(void)state;
+	open_case(&f, &cases[0]);
+	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+	assert_int_equal(ev & MMCHAL_EV_CARD_CHANGE, 0);
+	assert_int_equal(mmchal_sim_card_remove(f.sim), 0);
+	fx_delay(&f, 10000);
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc), 0);
+	assert_int_equal(mmchal_sim_card_insert(f.sim, &cc), 0);
+	fx_delay(&f, 10000);
+	assert_int_equal(f.be.ops->get_cd(f.be.ctx), 1);
+	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+	assert_int_equal(ev & MMCHAL_EV_CARD_CHANGE, MMCHAL_EV_CARD_CHANGE);
+	fx_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fault_schedule), cmocka_unit_test(test_iommu_permission),
-		cmocka_unit_test(test_card_removal),   cmocka_unit_test(test_sysdmac_fallback),
+		cmocka_unit_test(test_fault_schedule),
+		cmocka_unit_test(test_iommu_permission),
+		cmocka_unit_test(test_card_removal),
+		cmocka_unit_test(test_sysdmac_fallback),
 		cmocka_unit_test(test_bad_segments),
+		cmocka_unit_test(test_card_swapped_between_looks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1341,11 +1341,23 @@ static void test_write_end_waits_for_idle(void **state)
 	assert_true(ev & MMCHAL_EV_CMD_DONE);
 	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR), 0);
 	assert_int_equal(f.sdhi.state & 0x40u, 0x40u);
+	/* idle: the next look ends it, before the card has finished programming */
 	inj_bits = 0;
+	ev = irq_after(&f, 1000);
+	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(t.d.bytes_xfered, 512);
+	assert_int_equal(f.be.ops->card_busy(f.be.ctx), 1);
+	for (int i = 0; i < 100000 && f.be.ops->card_busy(f.be.ctx) == 1; i++)
+		fx_delay(&f, 10000);
+	/* a PIO write without the automatic CMD12 does not wait for the bus */
+	blk_prep(&f, &t, true, 1, false);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	inj_bits = 0x4000u;
 	ev = fx_wait(&f, &t.x);
+	inj_bits = 0;
 	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR | FX_TIMEOUT),
 			 MMCHAL_EV_DATA_DONE);
-	assert_int_equal(t.d.bytes_xfered, 512);
+	assert_int_equal(f.be.ops->card_busy(f.be.ctx), 1);
 	fx_close(&f);
 
 	fx_more.compat = "renesas,sdhi-r8a7778";
