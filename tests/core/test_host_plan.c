@@ -703,6 +703,57 @@ static void test_fast_plans_of_ports_and_lists(void **state)
 	assert_int_equal(g.host.plan.nobounce, MMCHAL_NB_NO_POOL);
 }
 
+/*
+ * The host's precomputed engine constants at the edge of each capability: the
+ * reach of 0 (none given), 32, 63 and 64 address bits, the granule mask, and
+ * whether every device address of the domain is in the engine's reach (a
+ * domain one page past 4 GiB is not, for 32 bits).
+ */
+static void test_fast_constants_at_edges(void **state)
+{
+	static const struct {
+		uint8_t bits;
+		uint64_t last_max;
+	} reach[] = {{0, UINT64_MAX}, {32, 0xffffffffu}, {63, INT64_MAX}, {64, UINT64_MAX}};
+	static const uint32_t gran[][2] = {{0, 0}, {1, 0}, {4, 3}, {512, 511}};
+	const struct mmchal_host_plan_fast *f = &g.host.pfast[MMCHAL_DIR_FROM_CARD];
+	uint64_t limit;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	for (size_t i = 0; i < sizeof(reach) / sizeof(reach[0]); i++) {
+		set_both_dirs(addr_bits, reach[i].bits);
+		assert_int_equal(f->dev_last_max, reach[i].last_max);
+	}
+	for (size_t i = 0; i < sizeof(gran) / sizeof(gran[0]); i++) {
+		set_both_dirs(len_granule, gran[i][0]);
+		assert_int_equal(f->gran1, gran[i][1]);
+	}
+	set_both_dirs(len_granule, 0);
+	set_both_dirs(addr_bits, 32);
+	assert_int_equal(g.dom.page_shift, 12);
+	assert_int_equal(g.dom.limit_pfn, 0xfffff);
+	assert_true(f->dev_any);
+	limit = g.dom.limit_pfn;
+	g.dom.limit_pfn = 0x100000;
+	mmchal_host_plan_env_(&g.host);
+	assert_false(f->dev_any);
+	g.dom.limit_pfn = limit;
+	mmchal_host_plan_env_(&g.host);
+	assert_true(f->dev_any);
+	/* behind the IOMMU the planner's reach is all of it; without, the engine's */
+	assert_int_equal(f->last_max, UINT64_MAX);
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	for (size_t i = 0; i < sizeof(reach) / sizeof(reach[0]); i++) {
+		set_both_dirs(addr_bits, reach[i].bits);
+		assert_int_equal(f->last_max, reach[i].last_max);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_iommu_plans_release_everything),
 		cmocka_unit_test(test_iommu_mapping_within_engine),
 		cmocka_unit_test(test_mapped_segments_checked),
+		cmocka_unit_test(test_fast_constants_at_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
