@@ -227,32 +227,31 @@ struct mmchal_sdhi_engine;
 struct mmchal_sdhi {
 	/* The fields the ops touch most come first, bytes and halfwords at the lowest
 	   offsets: short load and store encodings on Thumb-2 and similar ISAs. */
-	bool probed;                       /**< private: probe succeeded */
-	bool present;                      /**< private: card present as last seen */
-	bool dma_on;                       /**< private: CC_EXT_MODE DMA bit as written */
-	bool wide;                         /**< private: SD_ARG / SD_RSP in one 32-bit access */
-	bool have_cbsy;                    /**< private: INFO2 bit 30 (command busy) is valid */
-	uint8_t port_width;                /**< private: data port width in use, bytes */
-	uint8_t cnt_bits;                  /**< private: block counter width, 16 or 32 */
-	uint16_t version;                  /**< private: VERSION register */
-	uint16_t clk_ctrl;                 /**< private: SD_CLK_CTRL to restore after a reset */
-	uint16_t option;                   /**< private: SD_OPTION to restore after a reset */
-	uint16_t host_mode;                /**< private: HOST_MODE to restore after a reset */
-	uint16_t if_mode;                  /**< private: IF_MODE to restore after a reset */
-	uint16_t size;                     /**< private: SD_SIZE as written */
-	uint16_t stop;                     /**< private: SD_STOP as written */
-	uint16_t sdio_mode;                /**< private: SDIO_MODE to restore after a reset */
-	uint32_t state;                    /**< private: phase bits of the current xfer */
-	uint32_t flags;                    /**< private: SoC flags with quirks applied */
-	uint32_t irq_on;                   /**< private: INFO1/2 interrupts enabled (1 = enabled) */
-	uint32_t blocks_done;              /**< private: blocks moved (PIO) or known complete */
-	uint32_t sg_idx;                   /**< private: PIO position: sg entry */
-	uint32_t sg_off;                   /**< private: PIO position: offset in the entry */
-	struct mmchal_cmd *cmd;            /**< private: command in flight */
-	struct mmchal_data *data;          /**< private: data phase in flight */
-	struct mmchal_cmd *stop_cmd;       /**< private: STOP the controller sends, or NULL */
+	bool probed;                 /**< private: probe succeeded */
+	bool present;                /**< private: card present as last seen */
+	bool dma_on;                 /**< private: CC_EXT_MODE DMA bit as written */
+	bool wide;                   /**< private: SD_ARG / SD_RSP in one 32-bit access */
+	bool have_cbsy;              /**< private: INFO2 bit 30 (command busy) is valid */
+	uint8_t port_width;          /**< private: data port width in use, bytes */
+	uint8_t cnt_bits;            /**< private: block counter width, 16 or 32 */
+	uint16_t version;            /**< private: VERSION register */
+	uint16_t clk_ctrl;           /**< private: SD_CLK_CTRL to restore after a reset */
+	uint16_t option;             /**< private: SD_OPTION to restore after a reset */
+	uint16_t host_mode;          /**< private: HOST_MODE to restore after a reset */
+	uint16_t if_mode;            /**< private: IF_MODE to restore after a reset */
+	uint16_t size;               /**< private: SD_SIZE as written */
+	uint16_t stop;               /**< private: SD_STOP as written */
+	uint16_t sdio_mode;          /**< private: SDIO_MODE to restore after a reset */
+	uint32_t state;              /**< private: phase bits of the current xfer */
+	uint32_t flags;              /**< private: SoC flags with quirks applied */
+	uint32_t irq_on;             /**< private: INFO1/2 interrupts enabled (1 = enabled) */
+	uint32_t blocks_done;        /**< private: blocks moved (PIO) or known complete */
+	uint32_t sg_idx;             /**< private: PIO position: sg entry */
+	uint32_t sg_off;             /**< private: PIO position: offset in the entry */
+	struct mmchal_cmd *cmd;      /**< private: command in flight */
+	struct mmchal_data *data;    /**< private: data phase in flight */
+	struct mmchal_cmd *stop_cmd; /**< private: STOP the controller sends, or NULL */
 	const struct mmchal_sdhi_engine *eng; /**< private: DMA engine hooks, NULL for PIO */
-	const struct mmchal_backend_ops *ops; /**< private: the ops table handed out */
 	enum mmchal_sdhi_kind kind;           /**< private: backend in use */
 	struct mmchal_sdhi_stats stats;       /**< private: counters */
 	volatile int dma_status;              /**< private: SYS-DMAC completion status */

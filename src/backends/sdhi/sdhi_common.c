@@ -913,7 +913,6 @@ int mmchal_sdhi_setup_(struct mmchal_sdhi *s, const struct mmchal_sdhi_cfg *cfg,
 	s->cfg = *cfg;
 	s->kind = kind;
 	s->eng = eng;
-	s->ops = ops;
 	s->flags = cfg->soc->flags | cfg->extra_flags | mmchal_sdhi_rev_flags(cfg->rev);
 	out->ops = ops;
 	out->ctx = s;

@@ -623,6 +623,12 @@ static void test_entry_checks(void **state)
 	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), MMCHAL_EINVAL);
 	cfg.port = NULL;
 	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), 0);
+	/* the last known SoC revision is taken, the one after it is not */
+	cfg.rev = MMCHAL_SDHI_REV_M3W_LATER;
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), 0);
+	cfg.rev = (enum mmchal_sdhi_rev)(MMCHAL_SDHI_REV_M3W_LATER + 1);
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &cfg, &be), MMCHAL_EINVAL);
+	cfg.rev = f.cfg.rev;
 	/* a SYS-DMAC SoC with only one of its two channels: PIO */
 	cfg = f.cfg;
 	cfg.soc = mmchal_sdhi_soc_lookup("renesas,rcar-gen2-sdhi");
