@@ -626,6 +626,31 @@ static void test_mapped_segments_checked(void **state)
 	set_both_dirs(seg_boundary, 0x7ff);
 	make_read(16, 2);
 	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
+	/* a segment size that is no power of two: the lengths' OR (0x1fff) is past
+	 * it (7 KiB), so one pass cannot tell; the exact check takes 6 and 7 KiB */
+	set_both_dirs(seg_boundary, 0);
+	set_both_dirs(max_seg_size, 7168);
+	make_read(26, 2);
+	sg[0].len = 6144;
+	sg[1].cpu = buf + 8192;
+	sg[1].phys = (uintptr_t)(buf + 8192);
+	sg[1].len = 7168;
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, true);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 2);
+	/* 7 KiB and 1.5 KiB: their OR (0x1fff) is past it too; 7 KiB and 1 KiB
+	 * (OR 0x1bff) one pass proves */
+	make_read(17, 2);
+	sg[0].len = 7168;
+	sg[1].cpu = buf + 8192;
+	sg[1].phys = (uintptr_t)(buf + 8192);
+	sg[1].len = 1536;
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, true);
+	make_read(16, 2);
+	sg[0].len = 7168;
+	sg[1].cpu = buf + 8192;
+	sg[1].phys = (uintptr_t)(buf + 8192);
+	sg[1].len = 1024;
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 }
 
 /* A merged mapping on an engine with an alignment: the host proves the one
