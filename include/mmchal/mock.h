@@ -538,7 +538,8 @@ const struct mmchal_mock_log_entry *mmchal_mock_log_get(const struct mmchal_mock
 const struct mmchal_mock_log_entry *mmchal_mock_log_last(const struct mmchal_mock *m);
 
 /**
- * @brief Empty the log (the sequence numbers go on).
+ * @brief Empty the log (the sequence numbers go on); the next command is
+ *        logged in the first entry of the caller's ring.
  * @param[in,out] m  mock; NULL is ignored
  */
 void mmchal_mock_log_clear(struct mmchal_mock *m);
