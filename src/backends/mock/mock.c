@@ -341,9 +341,6 @@ static void advance(struct mmchal_mock *m, uint32_t *events)
 		else
 			complete_data(m, events);
 	}
-	/* A trigger with nothing left to complete waits for the next transfer. */
-	if (trig)
-		atomic_st(&m->trigger_flag, 1);
 }
 
 static bool is_acmd(const struct mmchal_mock *m, uint32_t op)

@@ -206,6 +206,134 @@ static void test_sdio_irq_raised_again(void **state)
 	}
 }
 
+/* One command with stale response words, run to its end. */
+static uint32_t run_stale(struct mmchal_xfer *x, struct mmchal_cmd *c, uint32_t op, uint32_t arg,
+			  uint32_t flags)
+{
+	*c = (struct mmchal_cmd){.opcode = op, .arg = arg, .flags = flags, .error = MMCHAL_EIO};
+	for (int i = 0; i < 4; i++)
+		c->resp[i] = 0xdeadbeefu;
+	x->cmd = c;
+	return mh_run(x);
+}
+
+/* What the log and the caller's structures hold at each way a transfer ends:
+   a failed command (no response words), a removed card, a data phase (the
+   response already logged while the data is still due), the controller's own
+   CMD12 (its R1, no error), a busy end, an application command. */
+static void test_log_and_answers_per_end(void **state)
+{
+	static const uint32_t zero[4];
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c, stop;
+	struct mmchal_data d;
+	struct mmchal_sg sg = {.cpu = blk, .len = 1024};
+	struct mmchal_xfer x = {0};
+	const struct mmchal_mock_log_entry *e;
+	uint32_t ev;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus |= MMCHAL_BUS_HW_BUSY | MMCHAL_BUS_AUTO_CMD12;
+	mh_init(&cfg);
+	mh_sd_to_tran();
+	assert_int_equal(mmchal_mock_fail_cmd(&mh, 13, MMCHAL_EIO, 1), 0);
+	assert_int_equal(run_stale(&x, &c, 13, MH_RCA << 16, MMCHAL_RSP_R1), MMCHAL_EV_CMD_ERROR);
+	assert_memory_equal(c.resp, zero, sizeof(zero));
+	e = mmchal_mock_log_last(&mh);
+	assert_int_equal(e->events, MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(e->cmd_error, MMCHAL_EIO);
+	/* the controller's CMD12 after two blocks */
+	d = (struct mmchal_data){
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	stop = (struct mmchal_cmd){.opcode = 12, .flags = MMCHAL_RSP_R1B, .error = MMCHAL_EIO};
+	x = (struct mmchal_xfer){
+		.data = &d, .auto_stop = true, .plan = MMCHAL_PLAN_PIO, .stop = &stop};
+	assert_int_equal(run_stale(&x, &c, 18, 0, MMCHAL_RSP_R1),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(stop.resp[0],
+			 MMCHAL_MOCK_R1_STATE(MMCHAL_MOCK_ST_DATA) | MMCHAL_MOCK_R1_READY_FOR_DATA);
+	assert_int_equal(mmchal_mock_log_last(&mh)->events,
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	/* an R1b command on a host that sees the busy line: the busy end is logged */
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), MMCHAL_EV_CMD_DONE);
+	x = (struct mmchal_xfer){0};
+	ev = run_stale(&x, &c, 7, MH_RCA << 16, MMCHAL_RSP_R1B);
+	assert_int_equal(ev, MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE);
+	assert_int_equal(mmchal_mock_log_last(&mh)->events, ev);
+	/* ACMD22 is an application command */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(22, 0, MMCHAL_DIR_FROM_CARD, 4, 1, blk, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 22u | MMCHAL_MOCK_ACMD);
+
+	/* a data phase still due: the command's answer is in the log already */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.data_latency = 2;
+	cfg.cmd_latency = 2;
+	mh_init(&cfg);
+	mh_sd_to_tran();
+	d = (struct mmchal_data){
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	sg.len = 512;
+	c = (struct mmchal_cmd){.opcode = 17, .flags = MMCHAL_RSP_R1};
+	x = (struct mmchal_xfer){.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_PIO};
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	ev = 0;
+	for (int i = 0; i < 10 && !(ev & MMCHAL_EV_CMD_DONE); i++)
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
+	assert_true(mmchal_mock_busy(&mh));
+	e = mmchal_mock_log_last(&mh);
+	assert_int_equal(e->resp[0], R1_TRAN);
+	assert_int_equal(e->events, MMCHAL_EV_CMD_DONE);
+	for (int i = 0; i < 10 && mmchal_mock_busy(&mh); i++)
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	/* a card pulled while a command waits: no response words, logged */
+	c = (struct mmchal_cmd){.opcode = 13, .arg = MH_RCA << 16, .flags = MMCHAL_RSP_R1};
+	for (int i = 0; i < 4; i++)
+		c.resp[i] = 0xdeadbeefu;
+	x = (struct mmchal_xfer){.cmd = &c};
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev & MMCHAL_EV_CMD_ERROR, MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ENOMEDIUM);
+	assert_memory_equal(c.resp, zero, sizeof(zero));
+	assert_int_equal(mmchal_mock_log_last(&mh)->events, MMCHAL_EV_CMD_ERROR);
+}
+
+/* In manual mode a trigger given while nothing is in flight completes the next
+   transfer's first phase. */
+static void test_trigger_kept_for_next(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c = {.opcode = 13, .arg = MH_RCA << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+	uint32_t ev;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	mh_sd_to_tran();
+	mh.cfg.manual = true;
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN);
+	/* consumed: the next one waits for its own */
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+	mmchal_mock_trigger(&mh);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_log_slot_reused_and_cleared),
 		cmocka_unit_test(test_write_protect_csd_bit),
 		cmocka_unit_test(test_sdio_irq_raised_again),
+		cmocka_unit_test(test_log_and_answers_per_end),
+		cmocka_unit_test(test_trigger_kept_for_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
