@@ -334,6 +334,88 @@ static void test_trigger_kept_for_next(void **state)
 	assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
 }
 
+/* Each transfer starts clean: a command after a two-block read reports no
+   blocks and only its own events; a response the host did not ask for and a
+   command the card ignores leave no response words; an illegal command
+   without a response is no error; a card pulled before start is refused at
+   the card with MMCHAL_ENOMEDIUM. */
+static void test_each_transfer_starts_clean(void **state)
+{
+	static const uint32_t zero[4];
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint32_t blocks = 99;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	mh_sd_to_tran();
+	assert_int_equal(mh_pio(18, 0, MMCHAL_DIR_FROM_CARD, 512, 2, blk, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_DONE);
+	while (mh_ops->card_busy(&mh) == 1)
+		;
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_ops->blocks_done(&mh, &blocks), 0);
+	assert_int_equal(blocks, 0);
+	assert_int_equal(mmchal_mock_log_last(&mh)->blocks_done, 0);
+	assert_int_equal(mmchal_mock_log_last(&mh)->events, MMCHAL_EV_CMD_DONE);
+	/* CMD13 sent without a response wanted; CMD2, which a card in tran ignores */
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_NONE, &c), MMCHAL_EV_CMD_DONE);
+	assert_memory_equal(c.resp, zero, sizeof(zero));
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_NONE, &c), MMCHAL_EV_CMD_DONE);
+	assert_memory_equal(c.resp, zero, sizeof(zero));
+	assert_int_equal(c.error, 0);
+	/* ACMD41 without CMD55 is illegal in tran; without a response: no error */
+	assert_int_equal(mh_cmd(41, 0, MMCHAL_RSP_NONE, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.error, 0);
+	assert_int_equal(mh_cmd(41, 0, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_EILSEQ);
+	/* ACMD23 and ACMD42 are application commands */
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_cmd(23, 1, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 23u | MMCHAL_MOCK_ACMD);
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_cmd(42, 0, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 42u | MMCHAL_MOCK_ACMD);
+	/* pulled before start */
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_cmd(13, MH_RCA << 16, MMCHAL_RSP_R1, &c),
+			 MMCHAL_EV_CMD_ERROR | MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(c.error, MMCHAL_ENOMEDIUM);
+	assert_int_equal(mmchal_mock_log_last(&mh)->state, MMCHAL_MOCK_ST_OFF);
+}
+
+/* The slot's limits in set_ios: a timing past the last one, a 4-bit bus on a
+   1-bit slot, a clock at f_min (taken) and one below (refused). */
+static void test_set_ios_limits(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_ios ios = {.clock_hz = 400000,
+				 .bus_width = MMCHAL_BUS_WIDTH_1,
+				 .power_mode = MMCHAL_POWER_ON,
+				 .signal_voltage = MMCHAL_SIGNAL_330};
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_SD_HS;
+	cfg.host.f_min_hz = 400000;
+	mh_init(&cfg);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	ios.clock_hz = 399999;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.clock_hz = 400000;
+	ios.bus_width = MMCHAL_BUS_WIDTH_4;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.bus_width = MMCHAL_BUS_WIDTH_1;
+	ios.timing = MMCHAL_TIMING_SD_HS;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	ios.timing = (enum mmchal_timing)(MMCHAL_TIMING_MMC_HS400 + 1);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_sdio_irq_raised_again),
 		cmocka_unit_test(test_log_and_answers_per_end),
 		cmocka_unit_test(test_trigger_kept_for_next),
+		cmocka_unit_test(test_each_transfer_starts_clean),
+		cmocka_unit_test(test_set_ios_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
