@@ -49,10 +49,60 @@ static void test_sdsc_16mib(void **state)
 	assert_memory_equal(mock.csd, want, sizeof(want));
 }
 
+/*
+ * The largest images each card type can state, and one unit more refused:
+ * 1 GiB byte-addressed (CSD v1), 2 TiB SDHC/SDXC (22-bit C_SIZE of 512 KiB
+ * units), 2^32 - 1 blocks of eMMC. Init checks only the size: it reads no
+ * byte of the image, so a small buffer stands for the large one here. An
+ * unknown DMA kind is refused too.
+ */
+static void test_largest_images(void **state)
+{
+	static const struct {
+		enum mmchal_mock_card card;
+		uint64_t size;
+		int rc;
+	} rows[] = {
+		{MMCHAL_MOCK_SDSC, 1ull << 30, 0},
+		{MMCHAL_MOCK_SDSC, (1ull << 30) + 2048u, MMCHAL_EINVAL},
+		{MMCHAL_MOCK_SDHC, (1ull << 22) * 512u * 1024u, 0},
+		{MMCHAL_MOCK_SDHC, ((1ull << 22) + 1u) * 512u * 1024u, MMCHAL_EINVAL},
+		{MMCHAL_MOCK_EMMC, 0xffffffffull * 512u, 0},
+		{MMCHAL_MOCK_EMMC, (1ull << 32) * 512u, MMCHAL_EINVAL},
+	};
+	struct mmchal_mock_cfg cfg;
+
+	(void)state;
+	if (sizeof(size_t) < 8) /* the sizes do not fit a 32-bit size_t: refused early */
+		return;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.card = rows[i].card;
+		cfg.image = image;
+		cfg.image_size = rows[i].size;
+		assert_int_equal(mmchal_mock_init(&mock, &cfg), rows[i].rc);
+		if (rows[i].rc == 0)
+			assert_int_equal(mock.nblocks, rows[i].size / 512u);
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.card = MMCHAL_MOCK_SDHC;
+	cfg.image = image;
+	cfg.image_size = BIG;
+	cfg.dma.kind = MMCHAL_DMA_EXTERNAL;
+	for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {
+		cfg.dma.dir[d].max_segs = 1;
+		cfg.dma.dir[d].max_seg_size = 65536;
+	}
+	assert_int_equal(mmchal_mock_init(&mock, &cfg), 0);
+	cfg.dma.kind = (enum mmchal_dma_kind)(MMCHAL_DMA_EXTERNAL + 1);
+	assert_int_equal(mmchal_mock_init(&mock, &cfg), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sdsc_16mib),
+		cmocka_unit_test(test_largest_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
