@@ -416,6 +416,80 @@ static void test_set_ios_limits(void **state)
 	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
 }
 
+/* mmchal_mock_status() after init and after a transfer: every field, with the
+   padding and any field it does not set zeroed; and mmchal_mock_irq_pending()
+   for a presence change, a busy line counting down, and nothing at all. */
+static void test_status_and_irq_pending(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_mock_status st, want;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint32_t ev;
+
+	(void)state;
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = MMCHAL_BUS_4_BIT | MMCHAL_BUS_HW_BUSY;
+	cfg.busy_latency = 2;
+	mh_init(&cfg);
+	assert_int_equal(mh.nblocks, MH_IMAGE_SIZE / 512u);
+	memset(&st, 0x5a, sizeof(st));
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	memset(&want, 0, sizeof(want));
+	want.state = MMCHAL_MOCK_ST_IDLE;
+	want.width = 1;
+	want.present = true;
+	want.ios.bus_width = MMCHAL_BUS_WIDTH_1;
+	want.ios.timing = MMCHAL_TIMING_LEGACY;
+	want.ios.power_mode = MMCHAL_POWER_ON;
+	want.ios.signal_voltage = MMCHAL_SIGNAL_330;
+	assert_memory_equal(&st, &want, sizeof(st));
+	assert_false(mmchal_mock_irq_pending(&mh));
+	mh_sd_to_tran();
+	assert_int_equal(mh_pio(18, 0, MMCHAL_DIR_FROM_CARD, 512, 2, blk, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+	assert_int_equal(st.state, MMCHAL_MOCK_ST_DATA);
+	assert_int_equal(st.rca, MH_RCA);
+	assert_int_equal(st.width, 1);
+	assert_true(st.ccs);
+	assert_int_equal(st.blocks_done, 2);
+	assert_int_equal(st.ios.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE);
+	/* CMD12 (R1b) after a write, with the busy line: pending once the card's
+	   programming busy has counted down */
+	assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 2, blk, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	c = (struct mmchal_cmd){.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_xfer x = {.cmd = &c};
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CMD_DONE);
+	for (int i = 0; i < 10 && !(ev & MMCHAL_EV_BUSY_DONE); i++) {
+		bool pending = mmchal_mock_irq_pending(&mh);
+
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(pending, (ev & MMCHAL_EV_BUSY_DONE) != 0);
+	}
+	assert_int_equal(ev, MMCHAL_EV_BUSY_DONE);
+	assert_false(mmchal_mock_irq_pending(&mh));
+	/* a card pulled: pending until the host has looked */
+	mmchal_mock_set_present(&mh, false);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE);
+	assert_false(mmchal_mock_irq_pending(&mh));
+	/* a command to the card that is gone: pending, and it fails */
+	c = (struct mmchal_cmd){.opcode = 13, .arg = MH_RCA << 16, .flags = MMCHAL_RSP_R1};
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(c.error, MMCHAL_ENOMEDIUM);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_trigger_kept_for_next),
 		cmocka_unit_test(test_each_transfer_starts_clean),
 		cmocka_unit_test(test_set_ios_limits),
+		cmocka_unit_test(test_status_and_irq_pending),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
