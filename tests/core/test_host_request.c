@@ -511,6 +511,16 @@ static void test_no_release_one_lock_section(void **state)
 		assert_int_equal(ndone, 1);
 		assert_int_equal(rec_count(&g.rp, REC_LOCK), 1);
 		assert_int_equal(rec_count(&g.rp, REC_UNLOCK), 1);
+		/* a command without data, after that data phase: the same */
+		cmd = (struct mmchal_cmd){.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+		req = (struct mmchal_request){.cmd = &cmd, .done = on_done};
+		assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+		g.rp.n = 0;
+		g.tb.pending = MMCHAL_EV_CMD_DONE;
+		assert_int_equal(mmchal_host_irq(&g.host), 1);
+		assert_int_equal(ndone, 2);
+		assert_int_equal(rec_count(&g.rp, REC_LOCK), 1);
+		assert_int_equal(rec_count(&g.rp, REC_UNLOCK), 1);
 	}
 }
 
@@ -773,7 +783,9 @@ static void test_unmap_error_counted(void **state)
 	stats(&st);
 	assert_int_equal(st.unmap_errors, 1);
 	assert_int_equal(st.completed, 1);
-	assert_int_equal(st.errors[-MMCHAL_EIO], 0);
+	for (int e = 0; e < MMCHAL_HOST_ERR_SLOTS; e++)
+		assert_int_equal(st.errors[e],
+				 0); /* a success counts no error, not even in slot 0 */
 	g.fi.unmap_err = 0;
 	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
 	stats(&st);
@@ -1055,6 +1067,99 @@ static void test_auto_stop_busy_polled(void **state)
 	assert_int_equal(g.tb.nstart, 1);
 }
 
+/* A request starts with every error and count of its own cleared: stale values
+   from the caller's last use never come back, on success and when the command
+   fails before its data phase. */
+static void test_request_clears_stale_fields(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.sbc = &sbc;
+	req.stop = NULL;
+	sbc.error = MMCHAL_EIO;
+	data.error = MMCHAL_EIO;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(sbc.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	stop.error = MMCHAL_EIO;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(stop.error, 0);
+	/* the command fails: its data phase never ran */
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 1);
+	req.stop = NULL;
+	data.error = MMCHAL_ETIMEDOUT;
+	data.bytes_xfered = 123;
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_CMD_ERROR;
+	g.tb.fail_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+	assert_int_equal(cmd.error, MMCHAL_EIO);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 0);
+}
+
+/* The controller ends only multiple-block transfers by itself: a one-block
+   read with a STOP gets the core's own CMD12. */
+static void test_auto_stop_only_multiple_blocks(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 1, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_false(g.tb.cur.auto_stop);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	make_rw(MMCHAL_DIR_FROM_CARD, 2, 1);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_true(g.tb.cur.auto_stop);
+	assert_int_equal(g.tb.nstart, 3);
+}
+
+/* A first command the backend refuses: the request is not counted, its
+   mapping is released, and nothing completes. A command after a mapped DMA
+   request carries no plan, segment or mapping of it. */
+static void test_refused_start_unwinds(void **state)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_cmd c13 = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_request r13 = {.cmd = &c13, .done = on_done};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	make_read(16, 2);
+	g.tb.start_err_op = 18;
+	g.tb.start_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EIO);
+	assert_int_equal(g.fi.pages, 0);
+	assert_int_equal(g.fi.maps, g.fi.unmaps);
+	assert_int_equal(ndone, 0);
+	stats(&st);
+	assert_int_equal(st.requests, 0);
+	assert_int_equal(st.completed, 0);
+	g.tb.start_err = 0;
+	make_read(16, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.cur.plan, MMCHAL_PLAN_DIRECT);
+	assert_int_equal(g.tb.cur.nsegs, 2);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r13, 100), 0);
+	assert_int_equal(g.tb.cur.plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(g.tb.cur.nsegs, 0);
+	assert_null(g.tb.cur.segs);
+	assert_false(g.host.plan.iommu);
+	assert_int_equal(g.fi.pages, 0);
+	stats(&st);
+	assert_int_equal(st.requests, 2);
+	assert_int_equal(st.completed, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1085,6 +1190,9 @@ int main(void)
 		cmocka_unit_test(test_failed_blocks_done_counts_nothing),
 		cmocka_unit_test(test_sbc_and_stop_errors_without_code),
 		cmocka_unit_test(test_auto_stop_busy_polled),
+		cmocka_unit_test(test_request_clears_stale_fields),
+		cmocka_unit_test(test_auto_stop_only_multiple_blocks),
+		cmocka_unit_test(test_refused_start_unwinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
