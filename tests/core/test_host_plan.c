@@ -150,6 +150,10 @@ static void test_one_entry_bounce_reasons(void **state)
 		{1, 65536, 0, 0, 256, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 512, 0, false},
 		/* aligned to a length granule: the host's own answer */
 		{1, 65536, 0, 0, 0, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 512, 0, true},
+		/* the same start off the granule with a 64 KiB boundary it does not
+		 * cross, far above the first 64 KiB: still no obstacle of the host's */
+		{1, 65536, 0xffff, 0, 256, MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT, 512, 0x10000100u,
+		 false},
 		/* the last byte beyond 32 address bits */
 		{1, 65536, 0, 32, 0, MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ADDR_BITS, 0, 0xfffff200u,
 		 true},
