@@ -602,6 +602,17 @@ static void test_iommu_plans_release_everything(void **state)
 	assert_int_equal(mmchal_bounce_in_use(&g.bounce), 0);
 }
 
+/* make_read() of @p blocks in two entries of @p len0 and @p len1 bytes, the
+ * second 8 KiB into buf. */
+static void two_entries(uint32_t blocks, uint32_t len0, uint32_t len1)
+{
+	make_read(blocks, 2);
+	sg[0].len = len0;
+	sg[1].cpu = buf + 8192;
+	sg[1].phys = (uintptr_t)(buf + 8192);
+	sg[1].len = len1;
+}
+
 /* Behind an IOMMU without merging, an engine with an alignment (and then a
  * boundary) takes the mapped segments only after their check: both folds of
  * the check, and a mapping that fails it. */
@@ -634,26 +645,14 @@ static void test_mapped_segments_checked(void **state)
 	 * it (7 KiB), so one pass cannot tell; the exact check takes 6 and 7 KiB */
 	set_both_dirs(seg_boundary, 0);
 	set_both_dirs(max_seg_size, 7168);
-	make_read(26, 2);
-	sg[0].len = 6144;
-	sg[1].cpu = buf + 8192;
-	sg[1].phys = (uintptr_t)(buf + 8192);
-	sg[1].len = 7168;
+	two_entries(26, 6144, 7168);
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, true);
 	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 2);
 	/* 7 KiB and 1.5 KiB: their OR (0x1fff) is past it too; 7 KiB and 1 KiB
 	 * (OR 0x1bff) one pass proves */
-	make_read(17, 2);
-	sg[0].len = 7168;
-	sg[1].cpu = buf + 8192;
-	sg[1].phys = (uintptr_t)(buf + 8192);
-	sg[1].len = 1536;
+	two_entries(17, 7168, 1536);
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, true);
-	make_read(16, 2);
-	sg[0].len = 7168;
-	sg[1].cpu = buf + 8192;
-	sg[1].phys = (uintptr_t)(buf + 8192);
-	sg[1].len = 1024;
+	two_entries(16, 7168, 1024);
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 }
 

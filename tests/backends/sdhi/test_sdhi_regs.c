@@ -1031,25 +1031,38 @@ static void inj_wr16(void *ctx, uint32_t off, uint16_t val)
 	inj_inner->write16(ctx, off, val);
 }
 
-static void inj_open(struct fx *f, struct mmchal_bus_ops *ops, enum mmchal_sdhi_kind kind)
+/* Put the injecting bus under an opened backend (any kind) and probe again. */
+static void inj_attach(struct fx *f, struct mmchal_bus_ops *ops)
 {
-	struct fx_opts o = gen3_mmc;
-
-	o.kind = kind;
-	assert_int_equal(fx_open(f, &o), 0);
 	inj_inner = f->cfg.bus.ops;
 	inj_shift = f->sc.bus_shift;
 	*ops = *f->cfg.bus.ops;
 	ops->read16 = inj_rd16;
 	ops->write16 = inj_wr16;
 	f->cfg.bus.ops = ops;
-	if (kind == MMCHAL_SDHI_PIO)
+	switch (f->sdhi.kind) {
+	case MMCHAL_SDHI_PIO:
 		assert_int_equal(mmchal_sdhi_pio_init(&f->sdhi, &f->cfg, &f->be), 0);
-	else
+		break;
+	case MMCHAL_SDHI_SYSDMAC:
+		assert_int_equal(mmchal_sdhi_sysdmac_init(&f->sdhi, &f->cfg, &f->be), 0);
+		break;
+	default:
 		assert_int_equal(mmchal_sdhi_idmac_init(&f->sdhi, &f->cfg, &f->be), 0);
+		break;
+	}
 	assert_int_equal(f->be.ops->probe(f->be.ctx), 0);
 	inj_bits = 0;
 	inj_low = 0;
+}
+
+static void inj_open(struct fx *f, struct mmchal_bus_ops *ops, enum mmchal_sdhi_kind kind)
+{
+	struct fx_opts o = gen3_mmc;
+
+	o.kind = kind;
+	assert_int_equal(fx_open(f, &o), 0);
+	inj_attach(f, ops);
 	fx_mmc_init(f, MMCHAL_BUS_WIDTH_8);
 }
 
@@ -1324,16 +1337,7 @@ static void test_write_end_waits_for_idle(void **state)
 	/* the R-Car Gen1 entry: no idle-wait bit, command busy from 0xcb0d on */
 	fx_more.compat = "renesas,sdhi-r8a7778";
 	assert_int_equal(fx_open(&f, &gen1), 0);
-	inj_inner = f.cfg.bus.ops;
-	inj_shift = f.sc.bus_shift;
-	ops = *f.cfg.bus.ops;
-	ops.read16 = inj_rd16;
-	ops.write16 = inj_wr16;
-	f.cfg.bus.ops = &ops;
-	assert_int_equal(mmchal_sdhi_sysdmac_init(&f.sdhi, &f.cfg, &f.be), 0);
-	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
-	inj_bits = 0;
-	inj_low = 0;
+	inj_attach(&f, &ops);
 	assert_true(f.sdhi.have_cbsy);
 	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
 	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
