@@ -194,8 +194,12 @@ struct mmchal_mock_cfg {
 	    owned by the caller, must outlive the mock; NULL only for SDIO */
 	uint8_t *image;
 	/** bytes of @c image. SDHC: a multiple of 512 KiB (CSD v2 C_SIZE unit), at
-	    least 512 KiB. SDSC: a multiple of 2 KiB, at most 1 GiB. eMMC: a multiple
-	    of 512. SDIO: up to 128 KiB are addressable (17-bit addresses) */
+	    least 512 KiB. eMMC: a multiple of 512, at most 2^32 - 1 blocks. SDSC
+	    and byte-addressed eMMC: a size the CSD v1 states exactly, at most
+	    1 GiB: a multiple of 2 KiB up to 8 MiB, of 4 KiB up to 16 MiB, and so
+	    on (the unit doubles with each C_SIZE_MULT) up to 256 KiB above
+	    512 MiB. SDIO: up to 128 KiB are addressable (17-bit addresses).
+	    Anything else: mmchal_mock_init() returns ::MMCHAL_EINVAL */
 	uint64_t image_size;
 	struct mmchal_host_caps host; /**< declared host capabilities (@c bus: MMCHAL_BUS_*) */
 	/** declared DMA capabilities, also enforced on every DMA plan; kind

@@ -745,7 +745,7 @@ static int check_image(const struct mmchal_mock_cfg *c)
 	/* Capacities the CSD (v1: 12-bit C_SIZE with 512-byte blocks; v2: 22-bit
 	   C_SIZE in 512 KiB units) or SEC_COUNT can state exactly. */
 	if (bytes)
-		return sz % 2048u || sz > (1ull << 30) ? MMCHAL_EINVAL : 0;
+		return mock_csd_v1_mult_(sz) < 0 ? MMCHAL_EINVAL : 0;
 	if (c->card == MMCHAL_MOCK_SDHC)
 		return sz % (512ull * 1024u) || sz / (512ull * 1024u) > (1u << 22) ? MMCHAL_EINVAL
 										   : 0;

@@ -29,6 +29,27 @@ void mock_put_bits_(uint8_t *reg, unsigned nbytes, unsigned hi, unsigned lo, uin
 	}
 }
 
+int mock_csd_v1_mult_(uint64_t size)
+{
+	for (unsigned mult = 0; mult < 8u; mult++) {
+		uint64_t unit = (uint64_t)MOCK_BLK << (mult + 2u);
+
+		if (size <= unit * 4096u)
+			return size % unit ? -1 : (int)mult;
+	}
+	return -1;
+}
+
+void mock_csd_v1_size_(struct mmchal_mock *m)
+{
+	int mult = mock_csd_v1_mult_(m->cfg.image_size);
+
+	/* mmchal_mock_init() refused a size without a multiplier */
+	mock_put_bits_(m->csd, 16, 73, 62,
+		       m->cfg.image_size / ((uint64_t)MOCK_BLK << (mult + 2)) - 1u); /* C_SIZE */
+	mock_put_bits_(m->csd, 16, 49, 47, (uint64_t)mult); /* C_SIZE_MULT */
+}
+
 bool mock_is_sd_(const struct mmchal_mock *m)
 {
 	return m->cfg.card == MMCHAL_MOCK_SDHC || m->cfg.card == MMCHAL_MOCK_SDSC;

@@ -26,7 +26,6 @@
 #define EXT_HPI_MGMT         161
 #define EXT_RST_N_FUNCTION   162
 #define EXT_ERASE_GROUP_DEF  175
-#define EXT_ERASED_MEM_CONT  181
 #define EXT_PARTITION_CONFIG 179
 #define EXT_BUS_WIDTH        183
 #define EXT_HS_TIMING        185
@@ -60,12 +59,15 @@ static bool sector_mode(const struct mmchal_mock *m)
 	return !m->cfg.emmc_byte_mode;
 }
 
+/* Called once, by mmchal_mock_init() on a zeroed mock: only the fields that
+   are not 0 are written. TMP_WRITE_PROTECT (CSD bit 12) is 0 until
+   mmchal_mock_set_write_protect(); EXT_CSD ERASED_MEM_CONT is 0 (erased
+   memory reads as zeros, as mock_card.c's erase leaves it). */
 void mock_mmc_regs_(struct mmchal_mock *m)
 {
 	uint8_t *e = m->ext_csd;
 	uint64_t sectors = m->cfg.image_size / MOCK_BLK;
 
-	memset(m->cid, 0, sizeof(m->cid));
 	put(m->cid, 16, 127, 120, 0x4d);             /* MID */
 	put(m->cid, 16, 113, 112, 1);                /* CBX: BGA (eMMC) */
 	put(m->cid, 16, 111, 104, 0x4b);             /* OID */
@@ -78,7 +80,6 @@ void mock_mmc_regs_(struct mmchal_mock *m)
 	put(m->cid, 16, 11, 8, 12);
 	put(m->cid, 16, 0, 0, 1);
 
-	memset(m->csd, 0, sizeof(m->csd));
 	put(m->csd, 16, 127, 126, 3);    /* CSD_STRUCTURE: version in EXT_CSD[194] */
 	put(m->csd, 16, 125, 122, 4);    /* SPEC_VERS 4.x and later */
 	put(m->csd, 16, 119, 112, 0x0e); /* TAAC 1 ms */
@@ -91,24 +92,14 @@ void mock_mmc_regs_(struct mmchal_mock *m)
 		put(m->csd, 16, 73, 62, 0xfff);
 		put(m->csd, 16, 49, 47, 7);
 	} else {
-		for (unsigned mult = 0; mult < 8u; mult++) {
-			uint64_t unit = (uint64_t)MOCK_BLK << (mult + 2u);
-
-			if (m->cfg.image_size / unit <= 4096u) {
-				put(m->csd, 16, 73, 62, m->cfg.image_size / unit - 1u);
-				put(m->csd, 16, 49, 47, mult);
-				break;
-			}
-		}
+		mock_csd_v1_size_(m);
 	}
-	put(m->csd, 16, 46, 42, 31);            /* ERASE_GRP_SIZE */
-	put(m->csd, 16, 41, 37, 31);            /* ERASE_GRP_MULT */
-	put(m->csd, 16, 28, 26, 2);             /* R2W_FACTOR */
-	put(m->csd, 16, 25, 22, 9);             /* WRITE_BL_LEN 512 */
-	put(m->csd, 16, 12, 12, m->ro ? 1 : 0); /* TMP_WRITE_PROTECT */
+	put(m->csd, 16, 46, 42, 31); /* ERASE_GRP_SIZE */
+	put(m->csd, 16, 41, 37, 31); /* ERASE_GRP_MULT */
+	put(m->csd, 16, 28, 26, 2);  /* R2W_FACTOR */
+	put(m->csd, 16, 25, 22, 9);  /* WRITE_BL_LEN 512 */
 	put(m->csd, 16, 0, 0, 1);
 
-	memset(e, 0, MMCHAL_MOCK_EXT_CSD_SIZE);
 	e[EXT_REV] = 8; /* eMMC 5.1 */
 	e[EXT_CSD_STRUCTURE] = 2;
 	e[EXT_CARD_TYPE] = m->cfg.emmc_card_type;
@@ -123,7 +114,6 @@ void mock_mmc_regs_(struct mmchal_mock *m)
 	e[EXT_SEC_FEATURE] = 0x10; /* trim supported */
 	e[EXT_TRIM_MULT] = 1;
 	e[EXT_GENERIC_CMD6] = 10; /* 100 ms */
-	e[EXT_ERASED_MEM_CONT] = 0;
 	e[EXT_S_CMD_SET] = 1;
 }
 
@@ -131,7 +121,8 @@ void mock_mmc_reset_(struct mmchal_mock *m)
 {
 	m->ext_csd[EXT_BUS_WIDTH] = 0;
 	m->ext_csd[EXT_HS_TIMING] = 0;
-	m->ext_csd[EXT_PARTITION_CONFIG] &= (uint8_t)~7u;
+	/* PARTITION_ACCESS (bits 2:0) would return to the user area here; it
+	   never leaves it (switch_ok()), and the boot bits survive a reset. */
 	m->ext_csd[EXT_ERASE_GROUP_DEF] = 0;
 	m->hs = 0;
 }

@@ -51,6 +51,14 @@ enum mock_phase {
 void mock_put_bits_(uint8_t *reg, unsigned nbytes, unsigned hi, unsigned lo, uint64_t v);
 
 /* Card side, common (mock_card.c). */
+/* The CSD v1 size (SDSC, byte-addressed eMMC; READ_BL_LEN 9): capacity =
+   (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 512 (SD 4.10 section 5.3.2, JEDEC 5.1
+   section 7.3). The C_SIZE_MULT of the smallest unit that keeps C_SIZE within
+   its 12 bits, or -1 when that unit does not divide @p size (no CSD v1 states
+   it exactly) or @p size is over 1 GiB. */
+int mock_csd_v1_mult_(uint64_t size);
+/* Writes C_SIZE and C_SIZE_MULT of m->cfg.image_size (a size with a multiplier). */
+void mock_csd_v1_size_(struct mmchal_mock *m);
 void mock_card_power_on_(struct mmchal_mock *m);
 void mock_card_regs_(struct mmchal_mock *m);
 int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd, bool *acmd);

@@ -28,25 +28,13 @@ static void put(uint8_t *reg, unsigned n, unsigned hi, unsigned lo, uint64_t v)
 	mock_put_bits_(reg, n, hi, lo, v);
 }
 
-/* CSD v1 size fields: capacity = (C_SIZE + 1) * 2^(C_SIZE_MULT + 2) * 512. */
-static void csd_v1_size(struct mmchal_mock *m)
-{
-	for (unsigned mult = 0; mult < 8u; mult++) {
-		uint64_t unit = (uint64_t)MOCK_BLK << (mult + 2u);
-
-		if (m->cfg.image_size / unit <= 4096u) {
-			put(m->csd, 16, 73, 62, m->cfg.image_size / unit - 1u);
-			put(m->csd, 16, 49, 47, mult);
-			return;
-		}
-	}
-}
-
+/* Called once, by mmchal_mock_init() on a zeroed mock: only the fields that
+   are not 0 are written. TMP_WRITE_PROTECT (CSD bit 12) is 0 until
+   mmchal_mock_set_write_protect(). */
 void mock_sd_regs_(struct mmchal_mock *m)
 {
 	bool hc = m->cfg.card == MMCHAL_MOCK_SDHC;
 
-	memset(m->cid, 0, sizeof(m->cid));
 	put(m->cid, 16, 127, 120, 0x4d);                                  /* MID */
 	put(m->cid, 16, 119, 104, 0x4d4b);                                /* OID "MK" */
 	put(m->cid, 16, 103, 64, hc ? 0x4d53444843ull : 0x4d53445343ull); /* "MSDHC"/"MSDSC" */
@@ -56,7 +44,6 @@ void mock_sd_regs_(struct mmchal_mock *m)
 	put(m->cid, 16, 11, 8, 12);                                       /* MDT month 12 */
 	put(m->cid, 16, 0, 0, 1);                                         /* end bit */
 
-	memset(m->csd, 0, sizeof(m->csd));
 	put(m->csd, 16, 127, 126, hc ? 1 : 0); /* CSD_STRUCTURE: v2.0 / v1.0 */
 	put(m->csd, 16, 119, 112, 0x0e);       /* TAAC 1 ms */
 	put(m->csd, 16, 103, 96, SD_TRAN_DS);  /* TRAN_SPEED */
@@ -66,16 +53,14 @@ void mock_sd_regs_(struct mmchal_mock *m)
 		put(m->csd, 16, 69, 48, m->cfg.image_size / (512ull * 1024u) - 1u); /* C_SIZE */
 	} else {
 		put(m->csd, 16, 61, 50, 0xfff); /* VDD_R/W_CURR_MIN/MAX: 100/200 mA */
-		csd_v1_size(m);
+		mock_csd_v1_size_(m);
 	}
-	put(m->csd, 16, 46, 46, 1);             /* ERASE_BLK_EN: erase in 512-byte units */
-	put(m->csd, 16, 45, 39, 0x7f);          /* SECTOR_SIZE: 128 blocks */
-	put(m->csd, 16, 28, 26, 2);             /* R2W_FACTOR x4 */
-	put(m->csd, 16, 25, 22, 9);             /* WRITE_BL_LEN 512 */
-	put(m->csd, 16, 12, 12, m->ro ? 1 : 0); /* TMP_WRITE_PROTECT */
-	put(m->csd, 16, 0, 0, 1);               /* end bit */
+	put(m->csd, 16, 46, 46, 1);    /* ERASE_BLK_EN: erase in 512-byte units */
+	put(m->csd, 16, 45, 39, 0x7f); /* SECTOR_SIZE: 128 blocks */
+	put(m->csd, 16, 28, 26, 2);    /* R2W_FACTOR x4 */
+	put(m->csd, 16, 25, 22, 9);    /* WRITE_BL_LEN 512 */
+	put(m->csd, 16, 0, 0, 1);      /* end bit */
 
-	memset(m->scr, 0, sizeof(m->scr));
 	put(m->scr, 8, 59, 56, 2);                       /* SD_SPEC 2.00 / 3.0x */
 	put(m->scr, 8, 51, 48, 0x5);                     /* SD_BUS_WIDTHS 1 and 4 bit */
 	put(m->scr, 8, 47, 47, 1);                       /* SD_SPEC3 */

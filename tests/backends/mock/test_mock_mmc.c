@@ -364,6 +364,53 @@ static void test_mmc_states(void **state)
 	assert_int_equal(mh.hs, 1);
 }
 
+/*
+ * What a reset puts back (JEDEC 5.1 section 7.4: BUS_WIDTH, HS_TIMING and
+ * ERASE_GROUP_DEF are reset by CMD0 and RST_n): width and timing to the
+ * defaults, the status's hs_timing with them; the boot bits of
+ * PARTITION_CONFIG stay. Set-bits and clear-bits SWITCH act on the byte's
+ * current value.
+ */
+static void test_reset_bytes(void **state)
+{
+	struct mmchal_mock_status st;
+	struct mmchal_cmd c;
+
+	(void)state;
+	for (int how = 0; how < 2; how++) {
+		emmc(0, MMCHAL_BUS_8_BIT | MMCHAL_BUS_MMC_HS | MMCHAL_BUS_HW_RESET);
+		mh_mmc_to_tran();
+		assert_int_equal(mh_cmd(6, SWITCH(185, 1), MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(mh_cmd(6, SWITCH(183, 2), MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(mh_cmd(6, SWITCH(175, 1), MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(mh_cmd(6, SWITCH(179, 0x48), MMCHAL_RSP_R1B, &c), CMD_DONE);
+		/* POWER_OFF_NOTIFICATION 1, then |= 2 and &= ~1 */
+		assert_int_equal(mh_cmd(6, SWITCH(34, 1), MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(mh_cmd(6, 0x01220200u, MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(status(), R1_TRAN);
+		assert_int_equal(mh.ext_csd[34], 3);
+		assert_int_equal(mh_cmd(6, 0x02220100u, MMCHAL_RSP_R1B, &c), CMD_DONE);
+		assert_int_equal(status(), R1_TRAN);
+		assert_int_equal(mh.ext_csd[34], 2);
+		assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+		assert_int_equal(st.hs_timing, 1);
+		assert_int_equal(st.width, 8);
+		if (how == 0)
+			assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+		else
+			assert_int_equal(mh_ops->hw_reset(&mh), 0);
+		assert_int_equal(mmchal_mock_status(&mh, &st), 0);
+		assert_int_equal(st.state, MMCHAL_MOCK_ST_IDLE);
+		assert_int_equal(st.hs_timing, 0);
+		assert_int_equal(st.width, 1);
+		assert_int_equal(mh.ext_csd[183], 0);
+		assert_int_equal(mh.ext_csd[185], 0);
+		assert_int_equal(mh.ext_csd[175], 0);
+		assert_int_equal(mh.ext_csd[179], 0x48);
+		assert_int_equal(mh.ext_csd[192], 8);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_blocks_and_erase),
 		cmocka_unit_test(test_byte_mode),
 		cmocka_unit_test(test_hw_reset),
+		cmocka_unit_test(test_reset_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
