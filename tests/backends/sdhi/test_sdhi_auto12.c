@@ -195,6 +195,9 @@ struct a12_bus {
 	bool armed, firing;
 	uint16_t info2, err1;
 	uint32_t fired;
+	/* internal DMAC: bits added to DM_CM_INFO2 and taken from DM_CM_INFO1
+	   while firing (a channel error instead of the channel's end) */
+	uint32_t dm_info2_add, dm_info1_drop;
 };
 
 static struct a12_bus A12;
@@ -229,8 +232,13 @@ static void a12_wr16(void *ctx, uint32_t off, uint16_t val)
 static uint32_t a12_rd32(void *ctx, uint32_t off)
 {
 	struct a12_bus *a = ctx;
+	uint32_t v = a->inner.ops->read32(a->inner.ctx, off);
 
-	return a->inner.ops->read32(a->inner.ctx, off);
+	if (a->firing && off == 0x850u) /* DM_CM_INFO2 */
+		v |= a->dm_info2_add;
+	if (a->firing && off == 0x840u) /* DM_CM_INFO1 */
+		v &= ~a->dm_info1_drop;
+	return v;
 }
 
 static void a12_wr32(void *ctx, uint32_t off, uint32_t val)
@@ -450,6 +458,40 @@ static void test_auto12_error_owner(void **state)
 	}
 }
 
+/*
+ * The internal DMAC's channel reports an error where its end should be, while
+ * the automatic CMD12's response has a CRC error: the data did not all arrive,
+ * so the DMA error is the data phase's (EFAULT) and the STOP keeps none.
+ */
+static void test_auto12_error_with_dma_error(void **state)
+{
+	(void)state;
+	for (int write = 0; write < 2; write++) {
+		struct fx f;
+		struct io io;
+		uint32_t ev;
+
+		open_case(&f, &cases[0], 0);
+		a12_attach(&f, &cases[0]);
+		io_prep(&f, &io, write, cases[0].plan, NBLK);
+		A12.info2 = 0x0002u;
+		A12.err1 = 0x0200u;
+		/* DM_INFO2 channel 0 (write) or 1 (read) error, DM_INFO1 END_CH0/CH1 gone */
+		A12.dm_info2_add = write ? 1u << 16 : 1u << 17;
+		A12.dm_info1_drop = (1u << 16) | (1u << 17) | (1u << 20);
+		A12.armed = true;
+		ev = io_run(&f, &io);
+		assert_int_equal(A12.fired, 1);
+		assert_true(ev & MMCHAL_EV_DATA_ERROR);
+		assert_false(ev & MMCHAL_EV_DATA_DONE);
+		assert_int_equal(io.d.error, MMCHAL_EFAULT);
+		assert_int_equal(io.stop.error, 0);
+		assert_false(A12.firing); /* the controller was reset */
+		check_good(&f, &cases[0]);
+		fx_close(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_data_error_leaves_stop),
 		cmocka_unit_test(test_auto12_timeout),
 		cmocka_unit_test(test_auto12_error_owner),
+		cmocka_unit_test(test_auto12_error_with_dma_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
