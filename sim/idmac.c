@@ -52,7 +52,6 @@ uint32_t idmac_status_(const struct mmchal_sim *sim)
 static void dm_error(struct mmchal_sim *sim, bool read)
 {
 	sim->dm.running = false;
-	sim->dm.failed = true;
 	sim->dm.info2 |= read ? INFO2_ERR_CH1 : INFO2_ERR_CH0;
 	sim_update_line_(sim);
 }
@@ -65,8 +64,6 @@ static void start(struct mmchal_sim *sim)
 							: (1ull << sim->cfg.idmac_addr_bits) - 1u;
 
 	d->read = read;
-	d->moved = 0;
-	d->failed = false;
 	if (!(d->rst & (read ? RST_CH1 : RST_CH0)))
 		return; /* channel held in reset: the start is ignored */
 	/*
@@ -187,7 +184,6 @@ bool idmac_move_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len, bool read, 
 				return false;
 			}
 		}
-		d->moved += len;
 		sim->cnt.idmac_bytes += len;
 		return true;
 	}
@@ -196,7 +192,6 @@ bool idmac_move_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len, bool read, 
 		return false;
 	}
 	d->cur += len;
-	d->moved += len;
 	sim->cnt.idmac_bytes += len;
 	return true;
 }

@@ -191,9 +191,7 @@ struct sim_idmac {
 	uint64_t mode, rst, info1, info1_mask, info2, info2_mask, addr;
 	bool running;
 	bool read;
-	bool failed;
 	uint64_t cur;
-	uint64_t moved;
 };
 
 struct sim_chan {

@@ -401,6 +401,104 @@ static void test_dma_requests_gate_and_one_shot_error(void **state)
 	drv_close(&d);
 }
 
+/*
+ * Register read-back: DM_CM_DTRAN_MODE holds what was written, DM_CM_DTRAN_CTRL
+ * reads 0, a 32-bit write of DM_DTRAN_ADDR keeps the upper half written at
+ * 0x888. A DTRAN_CTRL write without bit 0 starts nothing (with a mode whose
+ * bus width is not 64 bits, a start would fail at once with the channel's
+ * error). A start address at the very limit is taken: only the blocks that
+ * would pass it fail.
+ */
+static void test_register_readback(void **state)
+{
+	struct mmchal_sim_config cfg;
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, NULL);
+	mmchal_bus_raw_wr32(&d.bus, DM_MODE, 0x10031u);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_MODE), 0x10031u);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 1);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_CTRL), 0);
+	d.bus.ops->write64(d.bus.ctx, DM_ADDR, 0x3ffffffffull);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR_H, 0x5u);
+	mmchal_bus_raw_wr32(&d.bus, DM_ADDR, 0x40000080u); /* replaces all of the low half */
+	assert_true(d.bus.ops->read64(d.bus.ctx, DM_ADDR) == 0x540000080ull);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_ADDR_H), 0x5u);
+	/* bits 5:4 = 1: a start would be a DMA error; bit 1 alone is no start */
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO2, 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_MODE, 0x10011u);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 2);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	mmchal_bus_raw_wr32(&d.bus, DM_CTRL, 3);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	drv_close(&d);
+
+	/* byte alignment, 32 address bits: a start at 0xffffffff is no error yet */
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+	cfg.idmac_align = 1;
+	open_mmc(&d, &cfg);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO2, 0);
+	dm_go(&d, true, 0xffffffffull);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 0);
+	dm_go(&d, true, 0x100000000ull);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	drv_close(&d);
+}
+
+/*
+ * Fixed-address mode to an address no memory answers: the channel's error,
+ * no access end, nothing counted; then, in the same mode to memory, the
+ * block is counted once. A finished transfer leaves the channel stopped: the
+ * next read's block stays in the buffer, and no access end comes.
+ */
+static void test_fixed_address_fault_and_end(void **state)
+{
+	struct mmchal_sim_counters c;
+	uint8_t *lo, *store;
+	struct drv d;
+	uint32_t st;
+
+	(void)state;
+	open_sdio(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 4096, NULL), 0);
+	lo = mmchal_sim_phys_to_host(d.sim, 0x40000000u, 4096);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	(void)sdio_dm_read(&d, 64, 0x30u, 0x50000000u); /* fixed address, no memory */
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO2), 1u << 17);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 0);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 0);
+	drv_close(&d);
+
+	open_sdio(&d, NULL);
+	assert_int_equal(mmchal_sim_mem_add(d.sim, 0x40000000u, 4096, NULL), 0);
+	lo = mmchal_sim_phys_to_host(d.sim, 0x40000000u, 4096);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	memset(lo, 0xee, 4096);
+	st = sdio_dm_read(&d, 64, 0x30u, 0x40000000u);
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 1u << 20);
+	assert_memory_equal(lo, store + 56, 8); /* every beat to the same 8 bytes */
+	assert_int_equal(lo[8], 0xee);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 64);
+	/* the next read without a new start: the block stays for the data port */
+	drv_ack(&d, S_ACCESS_END | S_RSP_END);
+	mmchal_bus_raw_wr32(&d.bus, DM_INFO1, 0);
+	drv_setup_data(&d, 64, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 53, (1u << 28) | (1u << 26) | 64u),
+			 0);
+	mmchal_sim_advance(d.sim, 10000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.idmac_bytes == 64);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(mmchal_bus_raw_rd32(&d.bus, DM_INFO1), 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +510,8 @@ int main(void)
 		cmocka_unit_test(test_dma_error_has_no_access_end),
 		cmocka_unit_test(test_no_dma_after_response_timeout),
 		cmocka_unit_test(test_dma_requests_gate_and_one_shot_error),
+		cmocka_unit_test(test_register_readback),
+		cmocka_unit_test(test_fixed_address_fault_and_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
