@@ -199,7 +199,6 @@ struct sim_chan {
 	enum mmchal_dir dir;
 	enum { CH_IDLE = 0, CH_PREPARED, CH_RUNNING } state;
 	struct mmchal_dma_seg *segs;
-	uint32_t nsegs;
 	uint32_t seg;
 	uint32_t seg_off;
 	uint64_t total;

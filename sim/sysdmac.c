@@ -59,7 +59,6 @@ static int ch_prepare(void *ctx, const struct mmchal_dma_xfer *xfer)
 		total += s->len;
 	}
 	memcpy(ch->segs, xfer->segs, xfer->nsegs * sizeof(*ch->segs));
-	ch->nsegs = xfer->nsegs;
 	ch->seg = 0;
 	ch->seg_off = 0;
 	ch->total = total;

@@ -20,10 +20,11 @@
 
 static unsigned done_calls;
 static int done_status;
+static void *done_arg;
 
 static void on_done(void *arg, int status)
 {
-	(void)arg;
+	done_arg = arg;
 	done_calls++;
 	done_status = status;
 }
@@ -155,8 +156,10 @@ static void test_prepare_checks(void **state)
 	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
 	seg[1].addr = (1ull << 40) - 0xfffu;
 	assert_int_equal(rx.ops->prepare(rx.ctx, &x), MMCHAL_ERANGE);
-	seg[1].addr = 1ull << 40;
+	seg[1].addr = (1ull << 40) - 1u; /* the last byte itself */
 	seg[1].len = 1;
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	seg[1].addr = 1ull << 40;
 	assert_int_equal(rx.ops->prepare(rx.ctx, &x), MMCHAL_ERANGE);
 	/* A running channel refuses a new prepare. */
 	seg[1].addr = RAM_BASE + 0x2000u;
@@ -167,6 +170,18 @@ static void test_prepare_checks(void **state)
 	assert_int_equal(rx.ops->terminate(rx.ctx), 0);
 	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
 	assert_int_equal(done_calls, 0);
+	drv_close(&d);
+
+	/* 64 address bits: every address is in reach, up to the top byte. */
+	cfg.sysdmac_addr_bits = 64;
+	open_gen2(&d, &cfg);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	seg[0].addr = 0xfffffffffffff000ull;
+	seg[0].len = 0x1000u;
+	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	seg[0].addr = 0xfffffffffffff001ull;
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), MMCHAL_ERANGE);
 	drv_close(&d);
 }
 
@@ -407,6 +422,130 @@ static void test_reuse_long_segments_iommu(void **state)
 	drv_close(&d);
 }
 
+/*
+ * A segment that ends inside a block's second half ([768, 256] for two
+ * blocks): block 1 takes only its last 256 bytes, then the next segment; the
+ * completion comes with the caller's argument. A write channel submitted after
+ * the command's response starts at once. A DMA error (docs/sim.md section 9)
+ * and an engine width other than the port's take no block: no bytes counted,
+ * no access end.
+ */
+static void test_segment_ends_and_late_submit(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DMA_ERROR, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+	struct mmchal_sim_counters c;
+	struct mmchal_dma_seg seg[2];
+	struct mmchal_dma_chan rx, tx;
+	struct mmchal_dma_xfer x;
+	uint8_t *mem, *store;
+	struct drv d;
+	uint64_t p;
+	int marker;
+
+	(void)state;
+	open_gen2(&d, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	for (unsigned i = 0; i < 2048; i++)
+		store[i] = (uint8_t)(i * 13u + 7u);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 8192, 4096, &p);
+	memset(mem, 0xee, 8192);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	seg[0].addr = p;
+	seg[0].len = 768;
+	seg[1].addr = p + 4096u;
+	seg[1].len = 256;
+	done_calls = 0;
+	done_arg = NULL;
+	xfer_init(&x, seg, 2, MMCHAL_DIR_FROM_CARD);
+	x.done_arg = &marker;
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	assert_int_equal(rx.ops->submit(rx.ctx), 0);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
+		;
+	assert_int_equal(done_calls, 1);
+	assert_int_equal(done_status, 0);
+	assert_ptr_equal(done_arg, &marker);
+	assert_memory_equal(mem, store, 768);
+	assert_int_equal(mem[768], 0xee);
+	assert_memory_equal(mem + 4096, store + 768, 256);
+	assert_int_equal(mem[4096 + 256], 0xee);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	/* [100, 600, 324]: block 0 takes 412 bytes of the 600, block 1 the other 188 */
+	{
+		struct mmchal_dma_seg three[3] = {
+			{p + 6000u, 100}, {p + 2048u, 600}, {p + 5000u, 324}};
+
+		memset(mem, 0xee, 8192);
+		done_calls = 0;
+		xfer_init(&x, three, 3, MMCHAL_DIR_FROM_CARD);
+		assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+		assert_int_equal(rx.ops->submit(rx.ctx), 0);
+		drv_setup_data(&d, 512, 2, true);
+		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+		while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
+			;
+		assert_int_equal(done_status, 0);
+		assert_memory_equal(mem + 6000, store, 100);
+		assert_memory_equal(mem + 2048, store + 100, 600);
+		assert_memory_equal(mem + 5000, store + 700, 324);
+		assert_int_equal(mem[2048 + 600], 0xee);
+		assert_int_equal(mem[5000 + 324], 0xee);
+		assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	}
+	drv_close(&d);
+
+	/* CMD24's response first, then the write channel: the block goes at once. */
+	open_gen2(&d, NULL);
+	store = mmchal_sim_card_store(d.sim, NULL);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);
+	for (unsigned i = 0; i < 512; i++)
+		mem[i] = (uint8_t)(i * 3u + 1u);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_TO_CARD, &tx), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | 24, 0), 0);
+	mmchal_sim_advance(d.sim, 1000000u);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.sysdmac_bytes == 0);
+	seg[0].addr = p;
+	seg[0].len = 512;
+	xfer_init(&x, seg, 1, MMCHAL_DIR_TO_CARD);
+	assert_int_equal(tx.ops->prepare(tx.ctx, &x), 0);
+	assert_int_equal(tx.ops->submit(tx.ctx), 0);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.sysdmac_bytes == 512); /* taken by submit, before any time passes */
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	assert_memory_equal(store, mem, 512);
+	drv_close(&d);
+
+	/* An injected DMA error, then an engine of the wrong width: no block taken. */
+	for (int k = 0; k < 2; k++) {
+		open_gen2(&d, NULL);
+		(void)mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);
+		if (k == 0)
+			assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+		assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+		seg[0].addr = p;
+		seg[0].len = 512;
+		xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
+		x.dev_width = k == 0 ? 4 : 8;
+		assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+		assert_int_equal(rx.ops->submit(rx.ctx), 0);
+		drv_setup_data(&d, 512, 1, false);
+		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+		while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
+			;
+		assert_int_equal(done_calls, 1);
+		assert_int_equal(done_status, MMCHAL_EFAULT);
+		mmchal_sim_advance(d.sim, 10000000u);
+		mmchal_sim_get_counters(d.sim, &c);
+		assert_true(c.sysdmac_bytes == 0);
+		assert_false(drv_status(&d) & S_ACCESS_END);
+		drv_close(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_prepare_checks),
 		cmocka_unit_test(test_moves_and_failures),
 		cmocka_unit_test(test_reuse_long_segments_iommu),
+		cmocka_unit_test(test_segment_ends_and_late_submit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
