@@ -392,6 +392,178 @@ static void test_time_fault_hits_next_block(void **state)
 	drv_close(&d);
 }
 
+/* A seed whose first splitmix64 draw r has r % 10^6 != 0; its threshold. */
+static uint64_t edge_seed(uint32_t *ppm)
+{
+	for (uint64_t seed = 1;; seed++) {
+		uint64_t x = seed;
+		uint32_t r = (uint32_t)(ref_splitmix(&x) % 1000000u);
+
+		if (r != 0) {
+			*ppm = r;
+			return seed;
+		}
+	}
+}
+
+/*
+ * The schedule's edges: opcode 63 is the last accepted; a slot freed by a
+ * fault that fired starts its new fault's count afresh; AT_CMD faults of a
+ * data kind arm block 0 of that command's data, and a card removal at a
+ * command is applied and counted; a cleared schedule draws no random fault.
+ * A random draw exactly at the threshold (r % 10^6 == per_million) is no hit,
+ * at a command and at a block.
+ */
+static void test_schedule_edges(void **state)
+{
+	struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_CMD_CRC, MMCHAL_SIM_AT_CMD, 63, 0, 0};
+	uint8_t blk[512];
+	uint32_t ppm;
+	uint64_t seed;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_fault_clear(d.sim);
+	/* slot 0: a timeout on the next CMD13, then a CRC error on the second after it */
+	f.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT;
+	f.opcode = 13;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_ETIMEDOUT);
+	f.kind = MMCHAL_SIM_FAULT_CMD_CRC;
+	f.count = 1;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_EIO);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	/* a data CRC armed at CMD17: block 0 of its data fails */
+	f.kind = MMCHAL_SIM_FAULT_DATA_CRC;
+	f.opcode = 17;
+	f.count = 0;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), S_CRC);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0xb368u << 16), 0);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 1);
+	/* random command timeouts, then a clear: no draw is a hit any more, not even
+	   one with r % 10^6 == 0 (a seed whose second draw is one) */
+	seed = 1;
+	for (;; seed++) {
+		uint64_t x = seed;
+
+		(void)ref_splitmix(&x);
+		if (ref_splitmix(&x) % 1000000u == 0)
+			break;
+	}
+	assert_int_equal(
+		mmchal_sim_fault_random(d.sim, seed, 1000000u, 1u << MMCHAL_SIM_FAULT_CMD_TIMEOUT),
+		0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_ETIMEDOUT);
+	mmchal_sim_fault_clear(d.sim);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	/* at the threshold: no hit at the command */
+	seed = edge_seed(&ppm);
+	assert_int_equal(
+		mmchal_sim_fault_random(d.sim, seed, ppm, 1u << MMCHAL_SIM_FAULT_CMD_TIMEOUT), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), 0);
+	/* nor at a block: the random schedule set while block 0 waits draws at block 1 */
+	mmchal_sim_fault_clear(d.sim);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	assert_int_equal(mmchal_sim_fault_random(d.sim, seed, ppm, 1u << MMCHAL_SIM_FAULT_DATA_CRC),
+			 0);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	assert_int_equal(drv_status(&d) & S_ERRORS, 0);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	drv_ack(&d, S_ACCESS_END);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 1);
+	/* a random card removal drawn at block 1 the same way */
+	mmchal_sim_fault_clear(d.sim);
+	drv_setup_data(&d, 512, 2, true);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
+	assert_true(drv_wait(&d, S_BRE, 100000000u) & S_BRE);
+	assert_int_equal(
+		mmchal_sim_fault_random(d.sim, 9, 1000000u, 1u << MMCHAL_SIM_FAULT_CARD_REMOVE), 0);
+	drv_ack(&d, S_BRE);
+	read_words(&d);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 1);
+	assert_true(drv_status(&d) & S_REMOVED);
+	drv_close(&d);
+
+	/* a card removal at CMD13 */
+	open_sd(&d);
+	f.kind = MMCHAL_SIM_FAULT_CARD_REMOVE;
+	f.opcode = 13;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 0);
+	(void)drv_cmd(&d, C_R1 | 13, 0xb368u << 16);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 1);
+	assert_true(drv_status(&d) & S_REMOVED);
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_ETIMEDOUT);
+	drv_close(&d);
+}
+
+/*
+ * Time faults, further edges: a stuck DAT0 with the card present is applied
+ * and counted at its instant; faults at two instants both fire, each at its
+ * own; a count given with a time fault does not delay it once handed on (a
+ * data kind hits block 0 of the next transfer, a command kind the next
+ * command); the time event leaves AT_CMD faults alone.
+ */
+static void test_time_fault_edges(void **state)
+{
+	struct mmchal_sim_fault f = {.trigger = MMCHAL_SIM_AT_TIME};
+	struct mmchal_sim_fault c13 = {MMCHAL_SIM_FAULT_CMD_CRC, MMCHAL_SIM_AT_CMD, 13, 0, 0};
+	uint8_t blk[512];
+	uint64_t t0;
+	struct drv d;
+
+	(void)state;
+	open_sd(&d);
+	assert_true(drv_status(&d) & S_DAT0);
+	t0 = mmchal_sim_now(d.sim);
+	f.kind = MMCHAL_SIM_FAULT_STUCK_BUSY;
+	f.t_ns = t0 + 1000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	f.kind = MMCHAL_SIM_FAULT_CARD_REMOVE;
+	f.t_ns = t0 + 100000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 2000u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_STUCK_BUSY), 1);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 0);
+	assert_false(drv_status(&d) & S_DAT0); /* the card holds DAT0 low */
+	mmchal_sim_advance(d.sim, 200000u);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_CARD_REMOVE), 1);
+	assert_true(drv_status(&d) & S_REMOVED);
+	drv_close(&d);
+
+	open_sd(&d);
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &c13), 0);
+	f.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT;
+	f.count = 3; /* not a command count once handed on */
+	f.t_ns = mmchal_sim_now(d.sim) + 1000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 5000u);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), MMCHAL_ETIMEDOUT);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0); /* the CMD13 fault waits for CMD13 */
+	assert_int_equal(drv_cmd(&d, C_R1 | 13, 0xb368u << 16), MMCHAL_EIO);
+	f.kind = MMCHAL_SIM_FAULT_DATA_CRC;
+	f.count = 5; /* not a block number once handed on */
+	f.t_ns = mmchal_sim_now(d.sim) + 1000u;
+	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	mmchal_sim_advance(d.sim, 5000u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), S_CRC);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_counters_and_any_opcode),
 		cmocka_unit_test(test_time_faults_handed_on),
+		cmocka_unit_test(test_schedule_edges),
+		cmocka_unit_test(test_time_fault_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
