@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,8 @@ static void test_host_to_phys(void **state)
 
 	(void)state;
 	assert_int_equal(mmchal_sim_mem_add(sim, 0x40000, PAGE, host), 0);
+	assert_int_equal(mmchal_sim_host_to_phys(sim, host, PAGE, &phys), 0); /* the first byte */
+	assert_int_equal(phys, 0x40000);
 	assert_int_equal(mmchal_sim_host_to_phys(sim, host + 5, 10, &phys), 0);
 	assert_int_equal(phys, 0x40005);
 	assert_int_equal(mmchal_sim_host_to_phys(sim, host + PAGE - 1, 1, &phys), 0);
@@ -101,6 +104,7 @@ static void test_alloc(void **state)
 	assert_null(mmchal_sim_mem_alloc(NULL, r, 16, 0, &phys));
 	assert_null(mmchal_sim_mem_alloc(sim, -1, 16, 0, &phys));
 	assert_null(mmchal_sim_mem_alloc(sim, 1, 16, 0, &phys));
+	assert_null(mmchal_sim_mem_alloc(sim, INT_MAX, 16, 0, &phys));
 	assert_null(mmchal_sim_mem_alloc(sim, r, 0, 0, &phys));
 	assert_null(mmchal_sim_mem_alloc(sim, r, 16, 24, &phys)); /* not a power of two */
 	/* Align 0 = 1: bytes one after another. */

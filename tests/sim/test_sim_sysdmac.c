@@ -329,9 +329,9 @@ static void test_reuse_long_segments_iommu(void **state)
 	struct mmchal_dma_chan rx;
 	struct mmchal_dma_xfer x;
 	struct mmchal_iommu io;
-	uint8_t *mem, *store;
+	uint8_t *mem, *mem2, *store;
 	struct drv d;
-	uint64_t p;
+	uint64_t p, p2;
 
 	(void)state;
 	open_gen2(&d, NULL);
@@ -404,6 +404,21 @@ static void test_reuse_long_segments_iommu(void **state)
 	seg[0].len = 512;
 	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
 	assert_memory_equal(mem, store, 512);
+	/* A block across an IOVA page boundary: each part through its own page,
+	   0x20000 -> p + 0x1000 and 0x21000 -> p (the other way round in memory). */
+
+	mem2 = mmchal_sim_mem_alloc(d.sim, 0, 8192, 4096, &p2);
+	memset(mem2, 0xee, 8192);
+	assert_int_equal(io.ops->map(io.ctx, 0x20000u, p2 + 0x1000u, 4096, MMCHAL_IOMMU_WRITE), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x21000u, p2, 4096, MMCHAL_IOMMU_WRITE), 0);
+	seg[0].addr = 0x20f00u;
+	seg[0].len = 512;
+	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
+	assert_memory_equal(mem2 + 0x1f00u, store, 256);
+	assert_memory_equal(mem2, store + 256, 256);
+	assert_int_equal(mem2[256], 0xee);
+	assert_int_equal(mem2[0x1eff], 0xee);
+	seg[0].addr = 0x10000u;
 	memset(mem, 0xee, 4096);
 	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
 	done_calls = 0;
