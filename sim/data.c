@@ -155,12 +155,10 @@ void data_start_(struct mmchal_sim *sim)
 {
 	struct sim_xfer *x = &sim->x;
 
+	/* the rest of sim->x is zero: data_abort_() at the start of the command */
 	x->active = true;
 	x->t0 = sim->now;
 	x->bus_free = sim->now;
-	x->next = 0;
-	x->bstate = BUF_EMPTY;
-	x->buf_pos = 0;
 	if (x->read)
 		schedule_read(sim);
 	else
@@ -204,7 +202,6 @@ void data_block_event_(struct mmchal_sim *sim)
 		rc = card_read_block_(sim, x->buf, x->blksz);
 		if (rc == -2) {
 			/* The card stopped sending (e.g. past its end): no block comes. */
-			x->bstate = BUF_EMPTY;
 			timeout_at(sim, sim->now);
 			return;
 		}
@@ -270,8 +267,8 @@ void data_buffer_drained_(struct mmchal_sim *sim)
 {
 	struct sim_xfer *x = &sim->x;
 
+	/* buf_pos starts again at 0 when the next block arrives */
 	x->bstate = BUF_EMPTY;
-	x->buf_pos = 0;
 	x->bus_free = max64(x->bus_free, sim->now);
 	if (!more_blocks(x))
 		finish(sim);
@@ -311,16 +308,12 @@ void data_pump_(struct mmchal_sim *sim)
 		uint32_t blk = x->next - 1u;
 
 		if (idmac_move_(sim, x->buf, x->blksz, true, blk) ||
-		    sysdmac_move_(sim, x->buf, x->blksz, true, blk)) {
-			x->buf_pos = x->blksz;
+		    sysdmac_move_(sim, x->buf, x->blksz, true, blk))
 			data_buffer_drained_(sim);
-		}
 	} else if (!x->read && x->bstate == BUF_EMPTY && more_blocks(x)) {
 		if (idmac_move_(sim, x->buf, x->blksz, false, x->next) ||
-		    sysdmac_move_(sim, x->buf, x->blksz, false, x->next)) {
-			x->buf_pos = x->blksz;
+		    sysdmac_move_(sim, x->buf, x->blksz, false, x->next))
 			data_buffer_filled_(sim);
-		}
 	}
 }
 

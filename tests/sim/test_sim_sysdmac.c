@@ -418,6 +418,16 @@ static void test_reuse_long_segments_iommu(void **state)
 	assert_memory_equal(mem2, store + 256, 256);
 	assert_int_equal(mem2[256], 0xee);
 	assert_int_equal(mem2[0x1eff], 0xee);
+	/* Three pages in one map: the third IOVA page reaches the third page. */
+	mem2 = mmchal_sim_mem_alloc(d.sim, 0, 3 * 4096, 4096, &p2);
+	memset(mem2, 0xee, 3 * 4096);
+	assert_int_equal(io.ops->map(io.ctx, 0x30000u, p2, 3 * 4096, MMCHAL_IOMMU_WRITE), 0);
+	seg[0].addr = 0x32100u;
+	seg[0].len = 512;
+	assert_int_equal(sys_read(&d, &rx, seg, 1, 1), 0);
+	assert_memory_equal(mem2 + 0x2100u, store, 512);
+	assert_int_equal(mem2[0x20ff], 0xee);
+	assert_int_equal(mem2[0x2300], 0xee);
 	seg[0].addr = 0x10000u;
 	memset(mem, 0xee, 4096);
 	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);

@@ -394,10 +394,140 @@ static void test_nothing_after_a_failure(void **state)
 	drv_close(&d);
 }
 
+/*
+ * The read side's error registers, exactly, each from a clean state: a read
+ * CRC error is SD_ERR_STS1 bit 10, an end-bit error bit 4, a read data timeout
+ * SD_ERR_STS2 bit 4, each alone beside the CRC status field, which keeps its
+ * reset "010" (a read has no CRC status token). The blocks counter counts
+ * read blocks.
+ */
+static void test_read_errors_exact(void **state)
+{
+	static const struct {
+		enum mmchal_sim_fault_kind kind;
+		uint32_t st;
+		uint16_t err1, err2;
+	} rows[] = {
+		{MMCHAL_SIM_FAULT_DATA_CRC, S_CRC, 0x2000u | 1u << 10, 0},
+		{MMCHAL_SIM_FAULT_END_BIT, S_END, 0x2000u | 1u << 4, 0},
+		{MMCHAL_SIM_FAULT_DATA_TIMEOUT, S_DATA_TO, 0x2000u, 1u << 4},
+	};
+	struct mmchal_sim_counters c;
+	uint8_t blk[2 * 512];
+	struct drv d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct mmchal_sim_fault f = {rows[i].kind, MMCHAL_SIM_AT_BLOCK, 17, 0, 0};
+
+		open_mmc(&d, 0);
+		assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+		assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), rows[i].st);
+		assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), rows[i].err1);
+		assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), rows[i].err2);
+		drv_close(&d);
+	}
+	open_mmc(&d, 0);
+	mmchal_sim_reset_counters(d.sim);
+	assert_int_equal(drv_pio_read(&d, C_R1 | C_MULTI | 18, 0, 512, 2, blk), 0);
+	mmchal_sim_get_counters(d.sim, &c);
+	assert_true(c.blocks == 2);
+	drv_close(&d);
+}
+
+/*
+ * Host and card must agree (docs/sim.md section 4): a card at 4 bits read by a
+ * host at 1 bit, and a card in DDR52 read by a host in SDR, fail the block's
+ * CRC; agreeing again, the same read works.
+ */
+static void test_bus_mismatch(void **state)
+{
+	uint8_t blk[512];
+	struct drv d;
+
+	(void)state;
+	open_mmc(&d, 0);
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70100u), 0); /* BUS_WIDTH 4 bits */
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), S_CRC);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x00aeu); /* host at 4 bits */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), 0);
+	/* HS_TIMING 1, then BUS_WIDTH 5 (4-bit DDR): the host still in SDR */
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b90100u), 0);
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(drv_cmd(&d, C_R1B | 6, 0x03b70500u), 0);
+	drv_wait_not_busy(&d, 100000000u);
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), S_CRC);
+	assert_int_equal(drv_cmd(&d, C_R1B | 12, 0), 0);
+	mmchal_bus_wr16(&d.bus, R_IFMODE, 1); /* DDR */
+	assert_int_equal(drv_pio_read(&d, C_R1 | 17, 0, 512, 1, blk), 0);
+	drv_close(&d);
+}
+
+/*
+ * Read pacing by the card (docs/sim.md section 5): block i is ready at t0 +
+ * read latency + (i + 1) media times, then takes its bus time. 100 us latency
+ * and 1 MB/s (M = 512 us): block 0's buffer-ready interrupt comes that long
+ * after the response, plus the 2 us interrupt latency.
+ */
+static void test_read_latency_and_rate(void **state)
+{
+	static const uint64_t blk_rd = 4114u * 40u; /* 4096 + 16 + 2 clocks at 25 MHz */
+	struct mmchal_sim_card_config cc;
+	uint64_t t_cmd;
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.read_latency_ns = 100000u;
+	cc.read_rate = 1000000u;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	mmchal_bus_wr16(&d.bus, R_HOSTMODE, 0x0101u);
+	assert_int_equal(drv_mmc_init(&d), 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0102u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80aeu);
+	drv_setup_data(&d, 512, 1, false);
+	mmchal_bus_wr32(&d.bus, R_MASK1, ~S_BRE);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | C_DATA | C_READ | 17);
+	t_cmd = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_run(d.sim, t_cmd + 100000000u), MMCHAL_SIM_RUN_IRQ);
+	/* command and response 1920 + 2000 ns, as in test_bus_stops_and_media_rate */
+	assert_true(mmchal_sim_now(d.sim) - t_cmd ==
+		    1920u + 2000u + 100000u + 512000u + blk_rd + 2000u);
+	drv_close(&d);
+
+	/* A block that never comes: the data timeout (2^23 clocks of 40 ns with
+	   OPTION 0x80ae) counts from the response end. */
+	open_mmc(&d, 0);
+	{
+		struct mmchal_sim_fault f = {MMCHAL_SIM_FAULT_DATA_TIMEOUT, MMCHAL_SIM_AT_BLOCK, 17,
+					     0, 0};
+
+		assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
+	}
+	drv_setup_data(&d, 512, 1, false);
+	mmchal_bus_wr32(&d.bus, R_MASK1, ~S_ACCESS_END);
+	drv_ack(&d, 0xffffffffu);
+	mmchal_bus_wr32(&d.bus, R_ARG, 0);
+	mmchal_bus_wr16(&d.bus, R_CMD, C_R1 | C_DATA | C_READ | 17);
+	t_cmd = mmchal_sim_now(d.sim);
+	assert_int_equal(mmchal_sim_run(d.sim, t_cmd + 1000000000u), MMCHAL_SIM_RUN_IRQ);
+	assert_true(mmchal_sim_now(d.sim) - t_cmd == 1920u + 2000u + (40ull << 23) + 2000u);
+	assert_true(drv_status(&d) & S_DATA_TO);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_registers_exact),
+		cmocka_unit_test(test_read_errors_exact),
+		cmocka_unit_test(test_bus_mismatch),
+		cmocka_unit_test(test_read_latency_and_rate),
 		cmocka_unit_test(test_removal_at_write_block),
 		cmocka_unit_test(test_removal_during_write_block),
 		cmocka_unit_test(test_stuck_busy_at_write_block),
