@@ -167,6 +167,21 @@ static void test_run_time_and_irq_latency(void **state)
 	assert_int_equal(rec.calls, 1);
 	assert_true(rec.at == t0 + 2000u);
 	assert_false(mmchal_sim_irq_line(d.sim));
+	{
+		struct mmchal_sim_counters c;
+
+		mmchal_sim_get_counters(d.sim, &c);
+		assert_true(c.irqs == 1);
+		/* no simulator or no output: nothing read, nothing written */
+		memset(&c, 0xab, sizeof(c));
+		mmchal_sim_get_counters(NULL, &c);
+		assert_true(c.irqs == 0xababababababababull);
+		mmchal_sim_get_counters(d.sim, NULL);
+	}
+	assert_true(mmchal_sim_now(NULL) == 0);
+	assert_int_equal(mmchal_sim_run(NULL, 1000u), 0);
+	assert_int_equal(mmchal_sim_trace_count(NULL), 0);
+	assert_false(mmchal_sim_irq_line(NULL));
 	drv_close(&d);
 }
 

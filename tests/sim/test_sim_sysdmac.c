@@ -571,6 +571,76 @@ static void test_segment_ends_and_late_submit(void **state)
 	}
 }
 
+static void *order_log[4];
+static unsigned order_len;
+
+static void on_done_log(void *arg, int status)
+{
+	assert_int_equal(status, 0);
+	if (order_len < 4)
+		order_log[order_len] = arg;
+	order_len++;
+}
+
+/*
+ * Completions while the port lock is held wait (the port's lock masks the
+ * interrupt and its callbacks, docs/sim.md section 10): a read's and then a
+ * write's completion are both kept, and both delivered, in the order they
+ * came, once the lock is dropped. No completion is delivered twice.
+ */
+static void test_completions_wait_for_the_lock(void **state)
+{
+	struct mmchal_dma_seg rseg = {0, 512}, wseg = {0, 512};
+	struct mmchal_dma_chan rx, tx;
+	struct mmchal_dma_xfer x;
+	mmchal_irqflags_t fl;
+	int rtag, wtag;
+	uint8_t *mem;
+	struct drv d;
+	uint64_t p;
+
+	(void)state;
+	open_gen2(&d, NULL);
+	mem = mmchal_sim_mem_alloc(d.sim, 0, 4096, 4096, &p);
+	memset(mem + 1024, 0x6b, 512);
+	rseg.addr = p;
+	wseg.addr = p + 1024u;
+	order_len = 0;
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_FROM_CARD, &rx), 0);
+	assert_int_equal(mmchal_sim_sysdmac(d.sim, MMCHAL_DIR_TO_CARD, &tx), 0);
+	fl = d.port.ops->lock_irqsave(d.port.ctx);
+
+	xfer_init(&x, &rseg, 1, MMCHAL_DIR_FROM_CARD);
+	x.done = on_done_log;
+	x.done_arg = &rtag;
+	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
+	assert_int_equal(rx.ops->submit(rx.ctx), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	drv_ack(&d, S_ACCESS_END);
+
+	xfer_init(&x, &wseg, 1, MMCHAL_DIR_TO_CARD);
+	x.done = on_done_log;
+	x.done_arg = &wtag;
+	assert_int_equal(tx.ops->prepare(tx.ctx, &x), 0);
+	assert_int_equal(tx.ops->submit(tx.ctx), 0);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | 24, 1), 0);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(order_len, 0);
+
+	d.port.ops->unlock_irqrestore(d.port.ctx, fl);
+	assert_int_equal(order_len, 2);
+	assert_ptr_equal(order_log[0], &rtag);
+	assert_ptr_equal(order_log[1], &wtag);
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(order_len, 2);
+	assert_memory_equal(mmchal_sim_card_store(d.sim, NULL) + 512, mem + 1024, 512);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_moves_and_failures),
 		cmocka_unit_test(test_reuse_long_segments_iommu),
 		cmocka_unit_test(test_segment_ends_and_late_submit),
+		cmocka_unit_test(test_completions_wait_for_the_lock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
