@@ -358,12 +358,143 @@ static void test_table_against_model(void **state)
 	drv_close(&d);
 }
 
+/* The table's home slot for an IOVA page (sim/iommu.c: the murmur3 64-bit
+   finaliser's first steps, masked to the table size). */
+static uint32_t home_of(uint64_t vpn, uint32_t cap)
+{
+	vpn ^= vpn >> 33;
+	vpn *= 0xff51afd7ed558ccdull;
+	vpn ^= vpn >> 33;
+	return (uint32_t)(vpn & (cap - 1u));
+}
+
+/*
+ * Removal from a probe chain that wraps from the table's last slot to its
+ * first (a fresh table has 1024 slots): pages whose home is slot 1022, 1023, 0
+ * and 1 fill slots across the end; removing any one of them, then the others
+ * one by one, leaves exactly the rest findable.
+ */
+static void test_table_wrapping_chain(void **state)
+{
+	static const uint32_t homes[] = {1023, 1023, 1023, 1022, 1022, 0, 0, 1, 1023};
+	enum { N = sizeof(homes) / sizeof(homes[0]) };
+	uint64_t vpn[N];
+	struct mmchal_sim *sim;
+	struct mmchal_iommu io;
+
+	(void)state;
+	for (unsigned k = 0; k < N; k++) {
+		uint64_t v = k == 0 ? 1 : vpn[k - 1] + 1u;
+		bool fresh;
+
+		do {
+			fresh = home_of(v, 1024) == homes[k];
+			for (unsigned j = 0; j < k && fresh; j++)
+				fresh = vpn[j] != v;
+			if (!fresh)
+				v++;
+		} while (!fresh);
+		vpn[k] = v;
+	}
+	for (unsigned first = 0; first < N; first++) {
+		bool mapped[N];
+
+		assert_int_equal(mmchal_sim_create(NULL, &sim), 0);
+		assert_int_equal(mmchal_sim_iommu_attach(sim, NULL), 0);
+		assert_int_equal(mmchal_sim_iommu(sim, &io), 0);
+		for (unsigned k = 0; k < N; k++) {
+			assert_int_equal(io.ops->map(io.ctx, vpn[k] * PG, RAM_BASE, PG, RD), 0);
+			mapped[k] = true;
+		}
+		for (unsigned step = 0; step < N; step++) {
+			unsigned k = (first + step) % N;
+
+			assert_int_equal(io.ops->unmap(io.ctx, vpn[k] * PG, PG), 0);
+			mapped[k] = false;
+			for (unsigned j = 0; j < N; j++)
+				assert_int_equal(io.ops->map(io.ctx, vpn[j] * PG, RAM_BASE, PG, RD),
+						 mapped[j] ? MMCHAL_EALREADY : 0);
+			/* the probe mapped the absent ones: take them out again */
+			for (unsigned j = 0; j < N; j++)
+				if (!mapped[j])
+					assert_int_equal(io.ops->unmap(io.ctx, vpn[j] * PG, PG), 0);
+		}
+		mmchal_sim_destroy(sim);
+	}
+}
+
+/*
+ * TLB sizes and stale hits: the default TLB holds 32 translations (the 33rd
+ * evicts the first), a 3-entry one holds 3 (a FIFO over all its slots), and a
+ * page unmapped and mapped elsewhere without a flush is a stale hit that
+ * still reaches the old page. mmchal_sim_iommu() refuses NULL arguments.
+ */
+static void test_tlb_sizes_and_stale_remap(void **state)
+{
+	struct mmchal_sim_iommu_config three = {0, 0, 3, false};
+	struct mmchal_sim_iommu_stats st;
+	struct mmchal_iommu io;
+	uint8_t *mem;
+	struct drv d;
+
+	(void)state;
+	open_emmc(&d);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, NULL), 0);
+	assert_int_equal(mmchal_sim_iommu(NULL, &io), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_iommu(d.sim, NULL), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x10000u, RAM_BASE, 33 * PG, WR), 0);
+	for (unsigned i = 0; i < 32; i++)
+		assert_true(dm_read(&d, 0, 0x10000u + i * PG));
+	assert_true(dm_read(&d, 0, 0x10000u)); /* still cached */
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.tlb_hits == 1);
+	assert_true(dm_read(&d, 0, 0x10000u + 32u * PG)); /* evicts page 0 */
+	assert_true(dm_read(&d, 0, 0x10000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.tlb_hits == 1);
+	assert_true(st.translations == 35);
+	drv_close(&d);
+
+	open_emmc(&d);
+	mem = mmchal_sim_phys_to_host(d.sim, RAM_BASE, 1u << 20);
+	assert_int_equal(mmchal_sim_iommu_attach(d.sim, &three), 0);
+	assert_int_equal(mmchal_sim_iommu(d.sim, &io), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x10000u, RAM_BASE, 4 * PG, WR), 0);
+	for (unsigned i = 0; i < 3; i++)
+		assert_true(dm_read(&d, 0, 0x10000u + i * PG));
+	assert_true(dm_read(&d, 0, 0x10000u));
+	assert_true(dm_read(&d, 0, 0x11000u));
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.tlb_hits == 2);
+	/* page 0 moved to RAM page 8, no flush: the device still reaches page 0 */
+	assert_int_equal(io.ops->unmap(io.ctx, 0x10000u, PG), 0);
+	assert_int_equal(io.ops->map(io.ctx, 0x10000u, RAM_BASE + 8u * PG, PG, WR), 0);
+	mem[0] = 0;
+	mem[8 * PG] = 0;
+	assert_true(dm_read(&d, 4, 0x10000u));
+	assert_int_equal(mem[0], 5);
+	assert_int_equal(mem[8 * PG], 0);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.stale_hits == 1);
+	/* flushed: the new page */
+	assert_int_equal(io.ops->flush(io.ctx, 0x10000u, PG), 0);
+	assert_true(dm_read(&d, 5, 0x10000u));
+	assert_int_equal(mem[8 * PG], 6);
+	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &st), 0);
+	assert_true(st.stale_hits == 1);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_config),
 		cmocka_unit_test(test_map_unmap_edges),
 		cmocka_unit_test(test_table_against_model),
+		cmocka_unit_test(test_table_wrapping_chain),
+		cmocka_unit_test(test_tlb_sizes_and_stale_remap),
 		cmocka_unit_test(test_tlb_fifo_and_flush_range),
 		cmocka_unit_test(test_fault_is_not_an_access),
 	};
