@@ -159,11 +159,12 @@ void data_start_(struct mmchal_sim *sim)
 	x->active = true;
 	x->t0 = sim->now;
 	x->bus_free = sim->now;
+	/* a DMA write's first block is taken by write_request(); a read's
+	   comes with its block event */
 	if (x->read)
 		schedule_read(sim);
 	else
 		write_request(sim);
-	data_pump_(sim);
 }
 
 static void finish(struct mmchal_sim *sim)

@@ -497,6 +497,21 @@ static void test_schedule_edges(void **state)
 	assert_true(drv_status(&d) & S_REMOVED);
 	drv_close(&d);
 
+	/* a write block draws too, when the CPU has filled it */
+	open_sd(&d);
+	drv_setup_data(&d, 512, 1, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | 24, 0), 0);
+	assert_true(drv_wait(&d, S_BWE, 100000000u) & S_BWE);
+	drv_ack(&d, S_BWE);
+	assert_int_equal(
+		mmchal_sim_fault_random(d.sim, 3, 1000000u, 1u << MMCHAL_SIM_FAULT_DATA_CRC), 0);
+	for (unsigned i = 0; i < 512; i += 4)
+		d.bus.ops->write32(d.bus.ctx, R_BUF << 2, 0x5a5a5a5au);
+	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_CRC);
+	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DATA_CRC), 1);
+	assert_int_equal(mmchal_sim_card_store(d.sim, NULL)[0], 0);
+	drv_close(&d);
+
 	/* a card removal at CMD13 */
 	open_sd(&d);
 	f.kind = MMCHAL_SIM_FAULT_CARD_REMOVE;
