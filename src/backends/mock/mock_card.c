@@ -35,7 +35,7 @@ int mock_csd_v1_mult_(uint64_t size)
 		uint64_t unit = (uint64_t)MOCK_BLK << (mult + 2u);
 
 		if (size <= unit * 4096u)
-			return size % unit ? -1 : (int)mult;
+			return (size % unit) != 0u ? -1 : (int)mult;
 	}
 	return -1;
 }
