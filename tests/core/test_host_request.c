@@ -1160,6 +1160,38 @@ static void test_refused_start_unwinds(void **state)
 	assert_int_equal(st.completed, 2);
 }
 
+/* Polling an idle host: nothing pending counts nothing; a card change is
+ * counted as one and is not spurious. A card change that comes with the
+ * events of a running request is counted too, and the request completes. */
+static void test_poll_idle_and_card_change(void **state)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_cmd c = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+	struct mmchal_request r = {.cmd = &c, .done = on_done};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	g.tb.pending = 0;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	stats(&st);
+	assert_int_equal(st.spurious, 0);
+	assert_int_equal(st.card_changes, 0);
+	g.tb.pending = MMCHAL_EV_CARD_CHANGE;
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	stats(&st);
+	assert_int_equal(st.spurious, 0);
+	assert_int_equal(st.card_changes, 1);
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_CARD_CHANGE;
+	assert_int_equal(mmchal_host_poll(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	stats(&st);
+	assert_int_equal(st.card_changes, 2);
+	assert_int_equal(st.spurious, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1172,6 +1204,7 @@ int main(void)
 		cmocka_unit_test(test_r1b_busy),
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_spurious_and_late_events),
+		cmocka_unit_test(test_poll_idle_and_card_change),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_busy_end_with_the_response),
 		cmocka_unit_test(test_lock_pairing_per_policy),
