@@ -256,6 +256,8 @@ static void rp_unlock(void *ctx, mmchal_irqflags_t f)
 	rp->depth--;
 	if (rp->record_locks)
 		rec(rp, REC_UNLOCK, 0, 0);
+	if (rp->on_unlock)
+		rp->on_unlock(rp);
 }
 
 static uint64_t rp_now(void *ctx)

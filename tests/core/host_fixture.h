@@ -79,6 +79,9 @@ struct rec_port {
 	void *work_arg;
 	int work_err;
 	bool work_now; /* run deferred work at once */
+	/* called after every unlock (the lock released), as another context
+	   would run then; NULL = none */
+	void (*on_unlock)(struct rec_port *rp);
 };
 
 #define FI_MAPS 64

@@ -1192,6 +1192,44 @@ static void test_poll_idle_and_card_change(void **state)
 	assert_int_equal(st.spurious, 0);
 }
 
+static int nested_rc;
+
+/* Another context's request, the first time the host lock is released. */
+static void nested_request(struct rec_port *rp)
+{
+	static struct mmchal_cmd c2 = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+	static struct mmchal_request r2 = {.cmd = &c2, .done = on_done};
+
+	rp->on_unlock = NULL;
+	nested_rc = mmchal_host_request(&g.host, &r2);
+}
+
+/* One request in flight: once a request has claimed the host, a second one
+ * that comes while the first is still being checked (the lock released in
+ * between) is refused with EBUSY and counted, and the first goes on. */
+static void test_claimed_while_checking(void **state)
+{
+	struct mmchal_host_stats st;
+	struct mmchal_cmd c = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+	struct mmchal_request r = {.cmd = &c, .done = on_done};
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	nested_rc = 1;
+	g.tb.auto_complete = false;
+	g.rp.on_unlock = nested_request;
+	assert_int_equal(mmchal_host_request(&g.host, &r), 0);
+	assert_int_equal(nested_rc, MMCHAL_EBUSY);
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(c.error, 0);
+	stats(&st);
+	assert_int_equal(st.rejected_busy, 1);
+	assert_int_equal(st.completed, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1205,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_timeouts),
 		cmocka_unit_test(test_spurious_and_late_events),
 		cmocka_unit_test(test_poll_idle_and_card_change),
+		cmocka_unit_test(test_claimed_while_checking),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_busy_end_with_the_response),
 		cmocka_unit_test(test_lock_pairing_per_policy),
