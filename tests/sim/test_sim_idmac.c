@@ -281,7 +281,8 @@ static void test_short_beats_and_limit_byte(void **state)
 
 /*
  * An injected DMA error (docs/sim.md section 9): the channel's INFO2 bit, the
- * block stays where it was, and no access end comes.
+ * block stays where it was, and no access end comes, not even when the DMA
+ * requests are switched on again: the channel stopped.
  */
 static void test_dma_error_has_no_access_end(void **state)
 {
@@ -306,6 +307,11 @@ static void test_dma_error_has_no_access_end(void **state)
 	assert_false(drv_status(&d) & S_ACCESS_END);
 	assert_int_equal(buf[0], 0xee);
 	assert_int_equal(mmchal_sim_faults_fired(d.sim, MMCHAL_SIM_FAULT_DMA_ERROR), 1);
+	/* the error stopped the channel: DMA requests switched on again move nothing */
+	mmchal_bus_wr16(&d.bus, R_EXTMODE, 0x1012u);
+	mmchal_sim_advance(d.sim, 10000000u);
+	assert_false(drv_status(&d) & S_ACCESS_END);
+	assert_int_equal(buf[0], 0xee);
 	drv_close(&d);
 }
 
