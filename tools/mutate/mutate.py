@@ -440,7 +440,11 @@ class FastBuild:
             self.tests[t["name"]] = (t["command"], props.get("WORKING_DIRECTORY", bindir), env,
                                      bindir, link)
 
-    def compile(self, path):
+    def compile(self, path, restore=False):
+        """Compile @p path and put its object into its archive. "same" when
+        the object is the baseline's (and the archive is left alone); with
+        @p restore the archive takes it in any case: the archive still holds
+        the last mutant of @p path, which the baseline's object replaces."""
         e = self.cc.get(os.path.realpath(os.path.join(TREE, path)))
         if e is None:
             return False
@@ -462,10 +466,18 @@ class FastBuild:
                 self.base[path] = f.read()
         if run(["sh", "-c", cmd], cwd=e["directory"]).returncode:
             return False
-        with open(obj, "rb") as f:
-            if f.read() == self.base[path]:
-                return "same"
-        return run(["ar", "rs", archive, obj]).returncode == 0
+        if not restore:
+            with open(obj, "rb") as f:
+                if f.read() == self.base[path]:
+                    return "same"
+        if run(["ar", "rs", archive, obj]).returncode:
+            return False
+        if restore:
+            # the archive must now hold the baseline's object again
+            member = run(["ar", "p", archive, os.path.basename(obj)]).stdout
+            if member != self.base[path]:
+                return False
+        return True
 
     def link(self, name):
         _, _, _, bindir, link = self.tests[name]
@@ -660,7 +672,7 @@ def main():
     try:
         for n, m in enumerate(todo, 1):
             if in_archive is not None and in_archive != m.path:
-                if not fast.compile(in_archive):
+                if not fast.compile(in_archive, restore=True):
                     sys.exit("mutate: the original %s no longer compiles" % in_archive)
             in_archive = m.path
             with open(os.path.join(TREE, m.path), encoding="utf-8") as fh:
