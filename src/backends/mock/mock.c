@@ -358,7 +358,6 @@ static void issue(struct mmchal_mock *m, struct mmchal_cmd *c)
 	bool want = (c->flags & MMCHAL_RSP_PRESENT) != 0u;
 	uint32_t key = c->opcode | (is_acmd(m, c->opcode) ? MMCHAL_MOCK_ACMD : 0u);
 	int fail = 0;
-	bool acmd;
 
 	if (!m->present_seen) {
 		m->cmd_err = MMCHAL_ENOMEDIUM;
@@ -377,7 +376,7 @@ static void issue(struct mmchal_mock *m, struct mmchal_cmd *c)
 			return;
 		}
 	}
-	switch (mock_card_cmd_(m, c, &acmd)) {
+	switch (mock_card_cmd_(m, c)) {
 	case MOCK_RESP:
 		if (!want)
 			memset(m->resp_pending, 0, sizeof(m->resp_pending));

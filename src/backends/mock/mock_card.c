@@ -421,14 +421,13 @@ int mock_mem_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, uint32_t st)
  * pending CMD23 count survives only for the CMD18/CMD25 right after it (QEMU
  * sd.c drops it otherwise).
  */
-int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd, bool *acmd)
+int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd)
 {
 	uint32_t op = cmd->opcode, arg = cmd->arg;
 	bool app = m->app;
 	uint32_t sbc = m->sbc;
 	int res;
 
-	*acmd = false;
 	if (m->state == ST(INA))
 		return MOCK_SILENT;
 	/* CMD0 GO_IDLE_STATE: any state but ina; eMMC 0xFFFFFFFA is boot mode (not
@@ -441,7 +440,7 @@ int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd, bool *ac
 	}
 	m->src_kind = MOCK_SRC_NONE;
 	if (mock_is_sd_(m))
-		res = mock_sd_cmd_(m, op, arg, app, acmd);
+		res = mock_sd_cmd_(m, op, arg, app);
 	else if (m->cfg.card == MMCHAL_MOCK_EMMC)
 		res = mock_mmc_cmd_(m, op, arg);
 	else

@@ -61,7 +61,7 @@ int mock_csd_v1_mult_(uint64_t size);
 void mock_csd_v1_size_(struct mmchal_mock *m);
 void mock_card_power_on_(struct mmchal_mock *m);
 void mock_card_regs_(struct mmchal_mock *m);
-int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd, bool *acmd);
+int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd);
 uint32_t mock_r1_(struct mmchal_mock *m, uint32_t state);
 void mock_resp_r1_(struct mmchal_mock *m, uint32_t state);
 void mock_resp_r2_(struct mmchal_mock *m, const uint8_t reg[16]);
@@ -76,7 +76,7 @@ bool mock_is_sd_(const struct mmchal_mock *m);
 /* Card models. */
 void mock_sd_regs_(struct mmchal_mock *m);
 void mock_sd_reset_(struct mmchal_mock *m);
-int mock_sd_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, bool app, bool *acmd);
+int mock_sd_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, bool app);
 void mock_mmc_regs_(struct mmchal_mock *m);
 void mock_mmc_reset_(struct mmchal_mock *m);
 int mock_mmc_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg);

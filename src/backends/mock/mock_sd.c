@@ -30,7 +30,8 @@ static void put(uint8_t *reg, unsigned n, unsigned hi, unsigned lo, uint64_t v)
 
 /* Called once, by mmchal_mock_init() on a zeroed mock: only the fields that
    are not 0 are written. TMP_WRITE_PROTECT (CSD bit 12) is 0 until
-   mmchal_mock_set_write_protect(). */
+   mmchal_mock_set_write_protect(); TRAN_SPEED is written by the power-on
+   reset that follows, mock_sd_reset_(). */
 void mock_sd_regs_(struct mmchal_mock *m)
 {
 	bool hc = m->cfg.card == MMCHAL_MOCK_SDHC;
@@ -46,7 +47,6 @@ void mock_sd_regs_(struct mmchal_mock *m)
 
 	put(m->csd, 16, 127, 126, hc ? 1 : 0); /* CSD_STRUCTURE: v2.0 / v1.0 */
 	put(m->csd, 16, 119, 112, 0x0e);       /* TAAC 1 ms */
-	put(m->csd, 16, 103, 96, SD_TRAN_DS);  /* TRAN_SPEED */
 	put(m->csd, 16, 95, 84, 0x5b5);        /* CCC: classes 0 2 4 5 7 8 10 (QEMU sd.c) */
 	put(m->csd, 16, 83, 80, 9);            /* READ_BL_LEN 512 */
 	if (hc) {
@@ -197,17 +197,15 @@ static int sd_acmd(struct mmchal_mock *m, uint32_t op, uint32_t arg, uint32_t st
 	}
 }
 
-int mock_sd_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, bool app, bool *acmd)
+int mock_sd_cmd_(struct mmchal_mock *m, uint32_t op, uint32_t arg, bool app)
 {
 	uint32_t st = m->state;
 
 	if (app) {
 		int res = sd_acmd(m, op, arg, st);
 
-		if (res >= 0) {
-			*acmd = true;
+		if (res >= 0)
 			return res;
-		}
 		/* Not an application command: taken as the standard one (SD spec 4.3.9). */
 		m->app = false;
 	}
