@@ -180,8 +180,7 @@ static void test_pio_scatter(void **state)
 	sg[1].cpu = guard + 200;
 	sg[1].len = 700;
 	sg[2].cpu = guard + 1000;
-	sg[2].len = 1048 - 800; /* 3 * 512 = 100 + 700 + 736 */
-	sg[2].len = 736;
+	sg[2].len = 736; /* 3 * 512 = 100 + 700 + 736 */
 	dma_xfer(&x, &c, &d, 18, 20, MMCHAL_DIR_FROM_CARD, 3, MMCHAL_PLAN_PIO, 3);
 	x.segs = NULL;
 	x.nsegs = 0;
@@ -216,6 +215,51 @@ static void test_pio_scatter(void **state)
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
 }
 
+/* Reads a register-sized reply (@p len bytes of command @p op) into one
+   buffer, then split at @p split into two: the same bytes. */
+static void read_split(uint32_t op, uint32_t arg, uint32_t len, uint32_t split)
+{
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	memset(buf, 0, sizeof(buf));
+	sg[0].cpu = buf;
+	sg[0].len = len;
+	dma_xfer(&x, &c, &d, op, arg, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 1);
+	d.blksz = len;
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	memset(guard, 0xee, sizeof(guard));
+	sg[0].cpu = guard;
+	sg[0].len = split;
+	sg[1].cpu = guard + 1024;
+	sg[1].len = len - split;
+	dma_xfer(&x, &c, &d, op, arg, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_PIO, 2);
+	d.blksz = len;
+	assert_int_equal(mh_run(&x), ALL_DONE);
+	assert_memory_equal(guard, buf, split);
+	assert_memory_equal(guard + 1024, buf + split, len - split);
+	assert_int_equal(guard[split], 0xee);
+}
+
+/* The CMD6 status and EXT_CSD over two buffers: the second gets the bytes
+   after the split, not those at the start. */
+static void test_pio_scatter_registers(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+
+	(void)state;
+	sd_default();
+	read_split(6, 0x00fffff1u, 64, 12);
+	assert_int_equal(buf[1], 100);
+	assert_int_equal(buf[13], 0x03);
+	mh_cfg(&cfg, MMCHAL_MOCK_EMMC, MH_IMAGE_SIZE);
+	mh_init(&cfg);
+	mh_mmc_to_tran();
+	read_split(8, 0, 512, 200);
+	assert_memory_equal(buf, mh.ext_csd, 512);
+}
+
 /* DIRECT with the default resolver: device address = CPU pointer value. */
 static void test_dma_direct_default(void **state)
 {
@@ -247,6 +291,21 @@ static void test_dma_direct_default(void **state)
 	dma_xfer(&x, &c, &d, 17, 7, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_DIRECT, 1);
 	assert_int_equal(mh_run(&x), DATA_ERR);
 	assert_int_equal(d.error, MMCHAL_EFAULT);
+
+	/* With 32-bit pointers, a range that ends past them, or starts there, has
+	   no CPU address: a bus fault, with nothing moved. */
+	if (sizeof(void *) < sizeof(mmchal_dma_addr_t)) {
+		static const mmchal_dma_addr_t beyond[] = {(mmchal_dma_addr_t)UINTPTR_MAX - 255u,
+							   (mmchal_dma_addr_t)UINTPTR_MAX + 1u};
+
+		for (size_t i = 0; i < sizeof(beyond) / sizeof(beyond[0]); i++) {
+			segs[0].addr = beyond[i];
+			dma_xfer(&x, &c, &d, 17, 7, MMCHAL_DIR_FROM_CARD, 1, MMCHAL_PLAN_DIRECT, 1);
+			assert_int_equal(mh_run(&x), DATA_ERR);
+			assert_int_equal(d.error, MMCHAL_EFAULT);
+			assert_int_equal(mmchal_mock_log_last(&mh)->blocks_done, 0);
+		}
+	}
 }
 
 /* A device address space of its own, resolved by the hook; NULL = fault. */
@@ -1039,7 +1098,7 @@ static void test_start_refusals(void **state)
 		dc->max_xfer = 4096;
 	}
 	mh_init(&cfg);
-	for (int k = 0; k < 27; k++) {
+	for (int k = 0; k < 28; k++) {
 		memset(&c, 0, sizeof(c));
 		memset(&d, 0, sizeof(d));
 		memset(&x, 0, sizeof(x));
@@ -1073,8 +1132,10 @@ static void test_start_refusals(void **state)
 		case 4:
 			d.blocks = 0;
 			break;
-		case 5:
+		case 5: /* with a segment list the engine would take */
 			x.plan = (enum mmchal_plan)MMCHAL_PLAN_COUNT;
+			x.segs = seg;
+			x.nsegs = 1;
 			break;
 		case 6:
 			d.blksz = 512;
@@ -1164,7 +1225,12 @@ static void test_start_refusals(void **state)
 			seg[1].len = 512;
 			x.nsegs = 2;
 			break;
-		case 26:
+		case 26: /* an empty segment, though the sum is right */
+			seg[1].addr = 0x20010;
+			seg[1].len = 0;
+			x.nsegs = 2;
+			break;
+		case 27:
 			cfg.dma.kind = MMCHAL_DMA_NONE;
 			mh_init(&cfg);
 			n = 0;
@@ -1177,6 +1243,140 @@ static void test_start_refusals(void **state)
 		assert_int_equal(mmchal_mock_stats(&mh)->rejected, n);
 	}
 	assert_int_equal(mh_ops->start(&mh, NULL), MMCHAL_EINVAL);
+}
+
+/* Device addresses of test_dma_exact_limits: the low 16 bits index dma_mem
+   (the segments of one row do not overlap there). */
+static uint8_t dma_mem[0x10000];
+
+static void *low16_to_cpu(void *ctx, mmchal_dma_addr_t addr, uint32_t len, enum mmchal_dir dir)
+{
+	(void)ctx;
+	(void)dir;
+	if ((addr & 0xffffu) + len > sizeof(dma_mem))
+		return NULL;
+	return dma_mem + (addr & 0xffffu);
+}
+
+/*
+ * Transfers exactly at each DMA rule of the engine are accepted and move the
+ * right bytes: max_segs segments, a segment of max_seg_size, a total of
+ * max_xfer and of min_len, a segment that ends on the last byte the address
+ * bits reach and on the last byte before a boundary, one at the alignment,
+ * and the last byte of a 64-bit address space. The largest data phase and
+ * CMD63, the highest command, are taken too.
+ */
+static void test_dma_exact_limits(void **state)
+{
+	static const struct {
+		uint32_t blocks, nsegs;
+		uint64_t addr[4];
+		uint32_t len[4];
+		uint32_t addr_bits;
+		uint32_t max_xfer;
+	} rows[] = {
+		/* 4 segments (max_segs), 2048 bytes (max_xfer) */
+		{4, 4, {0x10000, 0x21000, 0x32000, 0x43000}, {512, 512, 512, 512}, 32, 2048},
+		/* segments of max_seg_size; max_xfer 0 means max_segs x max_seg_size */
+		{8, 4, {0x50000, 0x61000, 0x72000, 0x83000}, {1024, 1024, 1024, 1024}, 32, 0},
+		/* ends on 0xffffffff, the last byte of 32 address bits */
+		{1, 1, {0xfffffe00u}, {512}, 32, 2048},
+		/* ends on 0x6ffff, the last byte before the 64 KiB boundary */
+		{1, 1, {0x6fe00}, {512}, 32, 2048},
+		/* at the 8-byte alignment, in two segments of 4-byte granules */
+		{1, 2, {0x70008, 0x80210}, {508, 4}, 32, 2048},
+		/* 64 address bits: the last 512 bytes there are */
+		{1, 1, {UINT64_MAX - 511u}, {512}, 64, 2048},
+	};
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_dma_seg seg[4];
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	struct mmchal_xfer x;
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		uint32_t blk = (uint32_t)r * 8u, pos = 0;
+
+		mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+		cfg.dma.kind = MMCHAL_DMA_INTERNAL;
+		for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
+			struct mmchal_dma_dir_caps *dc = &cfg.dma.dir[i];
+
+			dc->max_segs = 4;
+			dc->max_seg_size = 1024;
+			dc->addr_align = 8;
+			dc->len_granule = 4;
+			dc->addr_bits = rows[r].addr_bits;
+			dc->seg_boundary = 0xffff;
+			dc->min_len = 512;
+			dc->max_xfer = rows[r].max_xfer;
+		}
+		cfg.dma_to_cpu = low16_to_cpu;
+		sd_tran(&cfg);
+		memset(dma_mem, 0, sizeof(dma_mem));
+		for (uint32_t i = 0; i < rows[r].nsegs; i++) {
+			seg[i].addr = rows[r].addr[i];
+			seg[i].len = rows[r].len[i];
+		}
+		memset(&c, 0, sizeof(c));
+		memset(&d, 0, sizeof(d));
+		memset(&x, 0, sizeof(x));
+		c.opcode = rows[r].blocks > 1u ? 18 : 17;
+		c.arg = blk;
+		c.flags = MMCHAL_RSP_R1;
+		d.dir = MMCHAL_DIR_FROM_CARD;
+		d.blksz = 512;
+		d.blocks = rows[r].blocks;
+		x.cmd = &c;
+		x.data = &d;
+		x.plan = MMCHAL_PLAN_DIRECT;
+		x.segs = seg;
+		x.nsegs = rows[r].nsegs;
+		assert_int_equal(mh_run(&x), ALL_DONE);
+		assert_int_equal(d.error, 0);
+		assert_int_equal(mmchal_mock_stats(&mh)->rejected, 0);
+		for (uint32_t i = 0; i < rows[r].nsegs; i++) {
+			const uint8_t *p = dma_mem + (rows[r].addr[i] & 0xffffu);
+
+			for (uint32_t k = 0; k < rows[r].len[i]; k++, pos++)
+				assert_int_equal(p[k], mh_pattern((uint64_t)blk * 512u + pos));
+		}
+		if (rows[r].blocks > 1u)
+			assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
+	}
+	/* The largest data phase, 4 GiB - 1 (3 x 0x55555555 bytes), is taken;
+	   aborted before any interrupt, it touches none of the buffer. */
+	{
+		struct mmchal_sg one = {.cpu = dma_mem, .len = UINT32_MAX};
+
+		memset(&c, 0, sizeof(c));
+		memset(&d, 0, sizeof(d));
+		memset(&x, 0, sizeof(x));
+		memset(dma_mem, 0x6b, sizeof(dma_mem));
+		c.opcode = 18;
+		c.flags = MMCHAL_RSP_R1;
+		d.dir = MMCHAL_DIR_FROM_CARD;
+		d.blksz = 3;
+		d.blocks = 0x55555555u;
+		d.sg = &one;
+		d.sg_len = 1;
+		x.cmd = &c;
+		x.data = &d;
+		assert_int_equal(mh_ops->start(&mh, &x), 0);
+		assert_int_equal(mh_ops->abort(&mh), 0);
+		assert_int_equal(mmchal_mock_stats(&mh)->rejected, 0);
+		for (size_t i = 0; i < sizeof(dma_mem); i++)
+			assert_int_equal(dma_mem[i], 0x6b);
+	}
+	/* CMD63 is a command the card refuses, not a transfer the host refuses. */
+	memset(&c, 0, sizeof(c));
+	memset(&x, 0, sizeof(x));
+	c.opcode = 63;
+	c.flags = MMCHAL_RSP_R1;
+	x.cmd = &c;
+	assert_int_equal(mh_ops->start(&mh, &x), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->rejected, 0);
 }
 
 /* The mock's own API with NULL, out-of-range and positive arguments: refused (or
@@ -1372,6 +1572,7 @@ int main(void)
 		cmocka_unit_test(test_init_checks),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_pio_scatter),
+		cmocka_unit_test(test_pio_scatter_registers),
 		cmocka_unit_test(test_dma_direct_default),
 		cmocka_unit_test(test_dma_hook_and_fault),
 		cmocka_unit_test(test_dma_rules),
@@ -1387,6 +1588,7 @@ int main(void)
 		cmocka_unit_test(test_optional_ops),
 		cmocka_unit_test(test_abort_and_busy_phase),
 		cmocka_unit_test(test_start_refusals),
+		cmocka_unit_test(test_dma_exact_limits),
 		cmocka_unit_test(test_api_bad_args),
 		cmocka_unit_test(test_init_dma_and_status),
 		cmocka_unit_test(test_log_odd_ring),

@@ -52,6 +52,30 @@ static void test_sdsc_16mib(void **state)
 }
 
 /*
+ * SDHC/SDXC: C_SIZE in CSD v2.0 bits 69:48, in 512 KiB units less one (SD
+ * spec 5.3.3), here with a value whose three bytes all differ; the rest of
+ * the CSD as at 512 KiB. Init reads no byte of the image (see below).
+ */
+static void test_sdhc_c_size(void **state)
+{
+	static const uint8_t want[16] = {0x40, 0x0e, 0x00, 0x32, 0x5b, 0x59, 0x00, 0x35,
+					 0xa5, 0xc3, 0x7f, 0x80, 0x0a, 0x40, 0x00, 0x01};
+	struct mmchal_mock_cfg cfg;
+
+	(void)state;
+	if (sizeof(size_t) < 8) /* 1.7 TB does not fit a 32-bit size_t */
+		return;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.card = MMCHAL_MOCK_SDHC;
+	cfg.image = image;
+	cfg.image_size = (0x35a5c3ull + 1u) * 512u * 1024u;
+	assert_int_equal(mmchal_mock_init(&mock, &cfg), 0);
+	assert_int_equal(csd_bits(mock.csd, 69, 48), 0x35a5c3);
+	assert_memory_equal(mock.csd, want, sizeof(want));
+	assert_int_equal(mock.nblocks, (0x35a5c3ull + 1u) * 1024u);
+}
+
+/*
  * The largest images each card type can state, and one unit more refused:
  * 1 GiB byte-addressed (CSD v1), 2 TiB SDHC/SDXC (22-bit C_SIZE of 512 KiB
  * units), 2^32 - 1 blocks of eMMC. Init checks only the size: it reads no
@@ -176,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sdsc_16mib),
+		cmocka_unit_test(test_sdhc_c_size),
 		cmocka_unit_test(test_largest_images),
 		cmocka_unit_test(test_emmc_sizes),
 	};

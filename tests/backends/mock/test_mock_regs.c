@@ -32,6 +32,7 @@ static void test_sd_registers(void **state)
 	static const uint8_t csd_hc[16] = {0x40, 0x0e, 0x00, 0x32, 0x5b, 0x59, 0x00, 0x00,
 					   0x00, 0x00, 0x7f, 0x80, 0x0a, 0x40, 0x00, 0x01};
 	static const uint8_t scr[8] = {0x02, 0x05, 0x80, 0x02, 0x00, 0x00, 0x00, 0x00};
+	static const uint8_t scr_no23[8] = {0x02, 0x05, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00};
 	/* VDD currents 0xfff, C_SIZE 31, C_SIZE_MULT 0: 32 x 4 x 512 = 64 KiB */
 	static const uint8_t csd_sc[16] = {0x00, 0x0e, 0x00, 0x32, 0x5b, 0x59, 0x00, 0x07,
 					   0xff, 0xfc, 0x7f, 0x80, 0x0a, 0x40, 0x00, 0x01};
@@ -49,6 +50,12 @@ static void test_sd_registers(void **state)
 	assert_memory_equal(mh.cid + 8, cid_hc + 8, 8);
 	assert_memory_equal(mh.csd, csd_sc, 16);
 	assert_memory_equal(mh.scr, scr, 8);
+	/* no_cmd23: CMD_SUPPORT bit 33 clear, nothing else changed */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.no_cmd23 = true;
+	mh_init(&cfg);
+	assert_memory_equal(mh.scr, scr_no23, 8);
+	assert_memory_equal(mh.csd, csd_hc, 16);
 }
 
 /* eMMC: CID MID 0x4d, CBX 1, OID 0x4b, PNM "MEMMC1", PRV 1.0, PSN, MDT 12/12;
@@ -102,9 +109,11 @@ static void test_mmc_registers(void **state)
 }
 
 /* CMD6 with requests no group 2-6 supports, the SD status and ACMD22, each
-   read after another status block filled the buffer. */
+   read after another status block filled the buffer; ACMD22 after writes of
+   1 and 0x203 blocks, and its byte order. */
 static void test_sd_status_blocks(void **state)
 {
+	static uint8_t big[0x203u * 512u];
 	uint8_t buf[64], want[64], blk[512];
 	struct mmchal_mock_cfg cfg;
 	struct mmchal_cmd c;
@@ -160,6 +169,29 @@ static void test_sd_status_blocks(void **state)
 	assert_int_equal(buf[2], 0);
 	assert_int_equal(buf[3], 1);
 	assert_int_equal(buf[4], 0xee);
+
+	/* 0x203 blocks in one open-ended write: the count in two bytes */
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 7u);
+	assert_int_equal(mh_pio(25, 0, MMCHAL_DIR_TO_CARD, 512, 0x203, big, &c, &d), ALL_DONE);
+	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), MMCHAL_EV_CMD_DONE);
+	assert_memory_equal(mh_image, big, sizeof(big));
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(22, 0, MMCHAL_DIR_FROM_CARD, 4, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(buf[0], 0x00);
+	assert_int_equal(buf[1], 0x00);
+	assert_int_equal(buf[2], 0x02);
+	assert_int_equal(buf[3], 0x03);
+
+	/* The upper two bytes need writes of 32 MiB and 8 GiB: the count is set
+	   as such a write would leave it, to check where each byte goes. */
+	mh.last_written = 0x04030201u;
+	assert_int_equal(mh_cmd(55, MH_RCA << 16, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(mh_pio(22, 0, MMCHAL_DIR_FROM_CARD, 4, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(buf[0], 0x04);
+	assert_int_equal(buf[1], 0x03);
+	assert_int_equal(buf[2], 0x02);
+	assert_int_equal(buf[3], 0x01);
 }
 
 /* SDIO with two functions: the CCCR and CIS as init leaves them (CCCR 3.00 /

@@ -73,7 +73,34 @@ static void test_identification_responses(void **state)
 	assert_int_equal(c.resp[0], R1_TRAN);
 }
 
-/* A v1.x host (no HCS) never sees an SDHC card ready; a voltage mismatch goes ina. */
+/*
+ * R6 packs card status bits 23, 22 and 19 into [15:13] and keeps [12:0] (SD
+ * spec 4.9.5). An illegal CMD2 in stby sets ILLEGAL_COMMAND; the other error
+ * bits, which no command in stby raises, are set as a card would hold them
+ * (CC_ERROR, bit 20, is one R6 does not carry; bit 3 is AKE_SEQ_ERROR).
+ */
+static void test_r6_status_bits(void **state)
+{
+	struct mmchal_cmd c;
+
+	(void)state;
+	sdhc();
+	mh_sd_to_tran();
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_STBY);
+	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), MMCHAL_EV_CMD_ERROR);
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x4000u | 0x0700u);
+	mh.pending = MMCHAL_MOCK_R1_COM_CRC_ERROR | 1u << 20 | MMCHAL_MOCK_R1_ERROR | 1u << 3;
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x8000u | 0x2000u | 0x0700u | 0x0008u);
+	/* reported once: the next R6 has none of them */
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x0700u);
+}
+
+/* A v1.x host (no HCS) never sees an SDHC card ready, one that sets HCS at
+   once; a voltage mismatch goes ina. */
 static void test_acmd41_hcs_and_voltage(void **state)
 {
 	struct mmchal_cmd c;
@@ -85,6 +112,12 @@ static void test_acmd41_hcs_and_voltage(void **state)
 		assert_int_equal(mh_cmd(41, 0x00ff8000, MMCHAL_RSP_R3, &c), CMD_DONE);
 		assert_int_equal(c.resp[0], 0x00ff8000);
 	}
+	/* The same card is ready at once for a host that sets HCS after them. */
+	assert_int_equal(mh_cmd(55, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(41, 0x40ff8000, MMCHAL_RSP_R3, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], 0xc0ff8000u);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
 	assert_int_equal(mh_cmd(55, 0, MMCHAL_RSP_R1, &c), CMD_DONE);
 	assert_int_equal(mh_cmd(41, 0x00000080, MMCHAL_RSP_R3, &c), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
@@ -225,6 +258,27 @@ static void test_out_of_range(void **state)
 	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(5) | MMCHAL_MOCK_R1_READY_FOR_DATA |
 					    MMCHAL_MOCK_R1_OUT_OF_RANGE);
+
+	/* The same with CMD23's count: the card still stops at its end. */
+	memset(buf, 0xa5, 4 * 512);
+	assert_int_equal(mh_cmd(23, 4, MMCHAL_RSP_R1, &c), CMD_DONE);
+	assert_int_equal(mh_pio(18, last - 1, MMCHAL_DIR_FROM_CARD, 512, 4, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(mh.blocks_done, 2);
+	assert_memory_equal(buf, mh_image + (last - 1) * 512, 1024);
+	assert_int_equal(buf[1024], 0xa5);
+	assert_int_equal(buf[4 * 512 - 1], 0xa5);
+
+	/* A block of the image framed as 256 bytes: the CRCs do not match. */
+	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	mh_sd_to_tran();
+	memset(buf, 0xa5, 512);
+	assert_int_equal(mh_pio(17, 3, MMCHAL_DIR_FROM_CARD, 256, 2, buf, &c, &d),
+			 MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(mh.blocks_done, 0);
+	assert_int_equal(buf[0], 0xa5);
 }
 
 /* Bus width: ACMD6 changes the card, set_ios the host; a mismatch gives CRC errors. */
@@ -291,6 +345,22 @@ static void test_scr_and_switch(void **state)
 	assert_int_equal(mh.hs, 0);
 	assert_int_equal(mh_pio(6, 0x80fffff1, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
 	assert_int_equal(buf[16] & 0xf, 1);
+	assert_int_equal(mh.hs, 1);
+	/* 0xF keeps the current function: high speed in group 1, default in 2-6. */
+	assert_int_equal(mh_pio(6, 0x00ffffff, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(buf[14], 0x00);
+	assert_int_equal(buf[15], 0x00);
+	assert_int_equal(buf[16], 0x01);
+	/* Function 1 in groups 1, 3, 5 and then in 2, 4, 6: each group's
+	   selection in its own nibble, 0xF where a group does not offer it. */
+	assert_int_equal(mh_pio(6, 0x00010101, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(buf[14], 0x0f);
+	assert_int_equal(buf[15], 0x0f);
+	assert_int_equal(buf[16], 0x01);
+	assert_int_equal(mh_pio(6, 0x00101010, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(buf[14], 0xf0);
+	assert_int_equal(buf[15], 0xf0);
+	assert_int_equal(buf[16], 0xf0);
 	assert_int_equal(mh.hs, 1);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
 	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
@@ -555,6 +625,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identification_responses),
+		cmocka_unit_test(test_r6_status_bits),
 		cmocka_unit_test(test_acmd41_hcs_and_voltage),
 		cmocka_unit_test(test_acmd41_polls),
 		cmocka_unit_test(test_illegal_command),
