@@ -72,10 +72,7 @@ static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim
 	uint64_t sum = 0;
 	uint64_t vb = lim->virt_boundary;
 
-	if (!d->sg || d->sg_len == 0)
-		return reject(info, MMCHAL_REQ_NO_SG, 0);
-	if (d->sg_len > lim->max_segs)
-		return reject(info, MMCHAL_REQ_SEGS, 0);
+	/* check_exact() has checked the list's presence and count */
 	for (uint32_t i = 0; i < d->sg_len; i++) {
 		const struct mmchal_sg *s = &d->sg[i];
 
@@ -108,8 +105,9 @@ int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_l
 {
 	struct mmchal_sg_summary tmp;
 
-	/* without the fast path (config.h) the exact checks alone, same answers */
-	if (MMCHAL_FAST_PATH && req && req->cmd && lim &&
+	/* without the fast path (config.h) the exact checks alone, same answers;
+	   a request without data has no list to summarise and takes them too */
+	if (MMCHAL_FAST_PATH && req && req->cmd && req->data && lim &&
 	    quick_ok(req, lim, info ? &info->sum : &tmp)) {
 		if (info) {
 			info->why = MMCHAL_REQ_OK;

@@ -29,7 +29,7 @@ static int derive(struct mmchal_host *h, enum mmchal_card_type card, struct mmch
 static mmchal_irqflags_t no_lock(void *ctx)
 {
 	(void)ctx;
-	return 0;
+	return (mmchal_irqflags_t)0; /* handed to no_unlock(), which ignores it */
 }
 
 static void no_unlock(void *ctx, mmchal_irqflags_t flags)

@@ -240,9 +240,12 @@ static void test_validation_table(void **state)
 
 		base_request();
 		mutate(vrows[i].m);
+		info.sum.valid = req.data == NULL; /* the opposite of the answer below */
 		assert_int_equal(mmchal_request_check(&req, &lim, &info), want);
 		assert_int_equal(info.why, vrows[i].why);
 		assert_int_equal(info.index, vrows[i].index);
+		/* a summary only of a list that passed */
+		assert_int_equal(info.sum.valid, want == 0 && req.data != NULL);
 		assert_int_equal(mmchal_request_check(&req, &lim, NULL), want);
 	}
 	base_request();

@@ -91,9 +91,12 @@ static void test_r6_status_bits(void **state)
 	assert_int_equal(mh_cmd(2, 0, MMCHAL_RSP_R2, &c), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x4000u | 0x0700u);
-	mh.pending = MMCHAL_MOCK_R1_COM_CRC_ERROR | 1u << 20 | MMCHAL_MOCK_R1_ERROR | 1u << 3;
+	mh.pending = MMCHAL_MOCK_R1_COM_CRC_ERROR | MMCHAL_MOCK_R1_ERROR | 1u << 3;
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x8000u | 0x2000u | 0x0700u | 0x0008u);
+	mh.pending = 1u << 20;
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x0700u);
 	/* reported once: the next R6 has none of them */
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MH_RCA << 16 | 0x0700u);
@@ -205,6 +208,8 @@ static void test_block_data(void **state)
 	assert_int_equal(mh_cmd(12, 0, MMCHAL_RSP_R1B, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(5) | MMCHAL_MOCK_R1_READY_FOR_DATA);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_TRAN);
+	assert_int_equal(mmchal_mock_stats(&mh)->blocks_read, 4);
+	assert_int_equal(mmchal_mock_stats(&mh)->blocks_written, 0);
 
 	/* CMD23 + CMD25: back in tran by itself. */
 	for (uint32_t i = 0; i < sizeof(buf); i++)
@@ -329,8 +334,9 @@ static void test_scr_and_switch(void **state)
 	assert_int_equal(mh_log[MH_LOG_LEN - 1].opcode, 0); /* the ring is not full yet */
 	assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 51 | MMCHAL_MOCK_ACMD);
 
-	/* Mode 0 (check): HS supported, nothing changes. */
+	/* Mode 0 (check): HS supported, nothing changes; R1 from tran. */
 	assert_int_equal(mh_pio(6, 0x00fffff1, MMCHAL_DIR_FROM_CARD, 64, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(c.resp[0], R1_TRAN);
 	assert_int_equal(buf[1], 100);
 	assert_int_equal(buf[12] << 8 | buf[13], 0x8003);
 	assert_int_equal(buf[16] & 0xf, 1);
