@@ -163,7 +163,7 @@ static int identify(struct mmchal_card *card)
 	/* CMD8: SEND_IF_COND. Only SD 2.00+ answers; eMMC and SD 1.x stay silent */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_IF_COND, SD_IF_COND_ARG, MMCHAL_RSP_R7);
 	if (err == MMCHAL_ENOMEDIUM)
-		return err;
+		return MMCHAL_ENOMEDIUM;
 	if (!err) {
 		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
 			mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
@@ -177,7 +177,7 @@ static int identify(struct mmchal_card *card)
 	/* CMD5: IO_SEND_OP_COND inquiry. Memory cards treat it as illegal */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_IO_SEND_OP_COND, 0, MMCHAL_RSP_R4);
 	if (err == MMCHAL_ENOMEDIUM)
-		return err;
+		return MMCHAL_ENOMEDIUM;
 	if (!err) {
 		uint32_t r4 = cmd.resp[0];
 

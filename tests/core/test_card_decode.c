@@ -108,6 +108,97 @@ static void test_mmc_cid(void **state)
 	assert_string_equal(cid.pnm, "?GTF4R");
 }
 
+/* Bytes of a struct mmchal_cid that belong to no field (padding). */
+static void cid_padding(bool pad[sizeof(struct mmchal_cid)])
+{
+	static const size_t off[] = {
+		offsetof(struct mmchal_cid, mid),   offsetof(struct mmchal_cid, oid),
+		offsetof(struct mmchal_cid, pnm),   offsetof(struct mmchal_cid, prv),
+		offsetof(struct mmchal_cid, psn),   offsetof(struct mmchal_cid, year),
+		offsetof(struct mmchal_cid, month),
+	};
+	static const size_t len[] = {
+		sizeof(((struct mmchal_cid *)0)->mid),   sizeof(((struct mmchal_cid *)0)->oid),
+		sizeof(((struct mmchal_cid *)0)->pnm),   sizeof(((struct mmchal_cid *)0)->prv),
+		sizeof(((struct mmchal_cid *)0)->psn),   sizeof(((struct mmchal_cid *)0)->year),
+		sizeof(((struct mmchal_cid *)0)->month),
+	};
+
+	for (size_t i = 0; i < sizeof(struct mmchal_cid); i++)
+		pad[i] = true;
+	for (size_t f = 0; f < sizeof(off) / sizeof(off[0]); f++)
+		for (size_t i = 0; i < len[f]; i++)
+			pad[off[f] + i] = false;
+}
+
+/* Both CID decoders overwrite a struct full of garbage completely: every
+   field, the name's terminator and the bytes after it, and every padding
+   byte (0), so that two decoded CIDs of the same register compare equal
+   with memcmp. */
+static void test_cid_clears_garbage(void **state)
+{
+	uint32_t r[4] = {0};
+	struct mmchal_cid cid;
+	bool pad[sizeof(struct mmchal_cid)];
+	const unsigned char *b = (const unsigned char *)&cid;
+	const char *name = "MMC04G";
+	size_t npad = 0;
+
+	(void)state;
+	cid_padding(pad);
+	for (size_t i = 0; i < sizeof(cid); i++)
+		npad += pad[i];
+	/* the layout this test relies on: at least one padding byte */
+	assert_true(npad > 0u);
+
+	put(r, 120, 8, 0x11);
+	put(r, 104, 16, 0x0203);
+	for (unsigned i = 0; i < 6; i++)
+		put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
+	put(r, 48, 8, 0x42);
+	put(r, 16, 32, 0x89abcdefu);
+	put(r, 12, 4, 3);
+	put(r, 8, 4, 2);
+	memset(&cid, 0xa5, sizeof(cid));
+	mmchal_card_decode_mmc_cid_(r, 0, &cid);
+	assert_int_equal(cid.mid, 0x11);
+	assert_int_equal(cid.oid, 0x0203);
+	assert_memory_equal(cid.pnm, "MMC04G\0", 7);
+	assert_int_equal(cid.prv, 0x42);
+	assert_int_equal(cid.psn, 0x89abcdefu);
+	assert_int_equal(cid.month, 3);
+	assert_int_equal(cid.year, 1999);
+	for (size_t i = 0; i < sizeof(cid); i++)
+		if (pad[i])
+			assert_int_equal(b[i], 0);
+
+	/* the SD decoder: a 5-character name, pnm[5] the terminator, pnm[6] 0 */
+	memset(r, 0, sizeof(r));
+	put(r, 120, 8, 0x27);
+	put(r, 104, 16, 0x5048);
+	put(r, 96, 8, 'S');
+	put(r, 88, 8, 'D');
+	put(r, 80, 8, '1');
+	put(r, 72, 8, '6');
+	put(r, 64, 8, 'G');
+	put(r, 56, 8, 0x30);
+	put(r, 24, 32, 0x00c0ffeeu);
+	put(r, 12, 8, 21);
+	put(r, 8, 4, 12);
+	memset(&cid, 0x5a, sizeof(cid));
+	mmchal_card_decode_sd_cid_(r, &cid);
+	assert_int_equal(cid.mid, 0x27);
+	assert_int_equal(cid.oid, 0x5048);
+	assert_memory_equal(cid.pnm, "SD16G\0\0", 7);
+	assert_int_equal(cid.prv, 0x30);
+	assert_int_equal(cid.psn, 0x00c0ffeeu);
+	assert_int_equal(cid.year, 2021);
+	assert_int_equal(cid.month, 12);
+	for (size_t i = 0; i < sizeof(cid); i++)
+		if (pad[i])
+			assert_int_equal(b[i], 0);
+}
+
 static void test_sd_csd_v1(void **state)
 {
 	uint32_t r[4] = {0};
@@ -378,6 +469,38 @@ static void test_cis_malformed(void **state)
 	cis_mem[0x1002] = 0xff;
 	assert_int_equal(mmchal_card_cis_parse_(cis_rd, NULL, 0x1000, true, &cis), 0);
 	assert_false(cis.manfid);
+}
+
+/* Reads of the last two bytes of the CIS area: a MANFID code and a link of
+   4 at 0x17ffe..0x17fff; every other address reads as cis_rd() does. */
+static int cis_rd_top(void *ctx, uint32_t addr, uint8_t *v)
+{
+	(void)ctx;
+	if (addr == 0x17ffeu || addr == 0x17fffu) {
+		cis_reads++;
+		*v = addr == 0x17ffeu ? 0x20 : 0x04;
+		return 0;
+	}
+	return cis_rd(NULL, addr, v);
+}
+
+/* A tuple whose body would lie past the end of the CIS area (0x17fff):
+   the code and the link are read, the first body byte at 0x18000 is
+   refused without a read, and nothing of the tuple is taken. */
+static void test_cis_body_past_area_end(void **state)
+{
+	struct mmchal_card_cis_ cis;
+
+	(void)state;
+	cis_setup();
+	memset(&cis, 0xa5, sizeof(cis));
+	assert_int_equal(mmchal_card_cis_parse_(cis_rd_top, NULL, 0x17ffe, true, &cis),
+			 MMCHAL_EPROTO);
+	assert_int_equal(cis_reads, 2);
+	assert_false(cis.manfid);
+	assert_int_equal(cis.vendor, 0);
+	assert_int_equal(cis.device, 0);
+	assert_int_equal(cis.max_blk, 0);
 }
 
 /* ctx: how many reads succeed before every later one fails. */
@@ -664,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_tran_speed),
 		cmocka_unit_test(test_sd_cid),
 		cmocka_unit_test(test_mmc_cid),
+		cmocka_unit_test(test_cid_clears_garbage),
 		cmocka_unit_test(test_sd_csd_v1),
 		cmocka_unit_test(test_sd_csd_v2),
 		cmocka_unit_test(test_mmc_csd),
@@ -672,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_cis),
 		cmocka_unit_test(test_cis_malformed),
+		cmocka_unit_test(test_cis_body_past_area_end),
 		cmocka_unit_test(test_cis_read_error_at_each_kind),
 		cmocka_unit_test(test_decode_edges),
 		cmocka_unit_test(test_tran_speed_every_code),

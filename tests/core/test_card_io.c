@@ -444,6 +444,26 @@ static void test_request_failures(void **state)
 	assert_int_equal(card.err.opcode, 18);
 }
 
+/* A CMD12-terminated read whose CMD18 response carries an R1 error: the
+   error stands and names CMD18, whatever the clean CMD12 response says. */
+static void test_read_error_with_clean_stop(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 4 * 512u);
+
+	(void)state;
+	start(FAKE_SDHC);
+	card.info.cmd23 = false;
+	fk.pend_op = 18;
+	fk.pend_bits = R1_CARD_ECC_FAILED;
+	assert_int_equal(mmchal_card_read(&card, 2, 4, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(fake_count(&fk, 12), 1);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 18);
+	assert_int_equal(card.err.arg, 2);
+	assert_true(card.err.status_valid);
+	assert_int_equal(card.err.status, TRAN_ST | R1_CARD_ECC_FAILED);
+}
+
 /* A request the fake host refuses before any data moves: the block count
    the card layer put in it is what the test sees. */
 static uint32_t first_request_blocks(enum fake_kind kind, uint32_t blocks)
@@ -673,6 +693,7 @@ int main(void)
 		cmocka_unit_test(test_erase_details),
 		cmocka_unit_test(test_request_shape),
 		cmocka_unit_test(test_request_failures),
+		cmocka_unit_test(test_read_error_with_clean_stop),
 		cmocka_unit_test(test_mmc_cmd23_count_cap),
 		cmocka_unit_test(test_big_request_edges),
 		cmocka_unit_test(test_recover_ignores_reserved_bits),

@@ -733,6 +733,88 @@ static void test_double_faults(void **state)
 	assert_int_equal(last_op(), 9);
 }
 
+/* Both wide buses refused on a host without HS: the card is put back on one
+   bit with CMD6 and CMD13, and that is the last step. The bus stays at
+   legacy timing, the set_ios calls are those of the power-up, the legacy
+   clock and the two width trials (8 bits and back, 4 bits and back). */
+static void test_width_1_fallback_is_last_step(void **state)
+{
+	(void)state;
+	start();
+	fk.caps.bus &= ~MMCHAL_BUS_MMC_HS;
+	fk.refuse_widths = (1u << EXT_CSD_WIDTH_8) | (1u << EXT_CSD_WIDTH_4);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(card.info.clock_hz, 26000000u);
+	assert_int_equal(fk.ios.timing, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(fk.ios.bus_width, MMCHAL_BUS_WIDTH_1);
+	assert_int_equal(fake_count(&fk, 6), 3);
+	assert_int_equal(fk.log_arg[nth(6, 2)], (3u << 24) | (EXT_CSD_BUS_WIDTH << 16));
+	assert_int_equal(nth(6, 2) + 2u, fk.nlog);
+	assert_int_equal(last_op(), 13);
+	/* power off, power up, identification clock, legacy clock: the widths
+	   were refused before any set_ios of theirs */
+	assert_int_equal(fk.set_ios_calls, 4);
+	assert_int_equal(card.err.err, 0);
+}
+
+/* Only HS200 moves the signalling to 1.8 V: on a 1.8 V capable host an HS
+   card (no HS200 in CARD_TYPE) stays at 3.3 V in every set_ios, and so
+   does a DDR52 card. */
+static void test_hs_keeps_3v3_on_1v8_host(void **state)
+{
+	(void)state;
+	start();
+	fk.caps.bus |= MMCHAL_BUS_1_8V;
+	fk.ext_csd[EXT_CSD_CARD_TYPE] = EXT_CSD_TYPE_HS26 | EXT_CSD_TYPE_HS52;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_true(fk.set_ios_calls <= 32u);
+	for (uint32_t i = 0; i < fk.set_ios_calls; i++)
+		assert_int_equal(fk.ios_hist[i].signal_voltage, MMCHAL_SIGNAL_330);
+	assert_int_equal(fk.ios.signal_voltage, MMCHAL_SIGNAL_330);
+
+	start();
+	fk.caps.bus |= MMCHAL_BUS_1_8V | MMCHAL_BUS_MMC_DDR52;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_DDR52);
+	assert_int_equal(fk.ios.signal_voltage, MMCHAL_SIGNAL_330);
+
+	/* HS200 on the same host: 1.8 V */
+	start();
+	fk.caps.bus |= MMCHAL_BUS_1_8V | MMCHAL_BUS_HS200;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.timing, MMCHAL_TIMING_MMC_HS200);
+	assert_int_equal(fk.ios.signal_voltage, MMCHAL_SIGNAL_180);
+}
+
+/* The card goes away at the last CMD6 of the HS400 switch (HS_TIMING = 3) on
+   a byte-addressed eMMC: init fails with MMCHAL_ENOMEDIUM, names that CMD6,
+   and sends nothing after it (no CMD16). */
+static void test_removed_during_hs400_switch(void **state)
+{
+	(void)state;
+	start();
+	fk.mmc_byte_mode = true;
+	fk.caps.bus |= MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400;
+	fk.fail_op = 6;
+	fk.fail_skip = 4;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.err, MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.opcode, 6);
+	assert_int_equal(card.err.arg,
+			 (3u << 24) | (EXT_CSD_HS_TIMING << 16) | (EXT_CSD_TIMING_HS400 << 8));
+	assert_int_equal(fake_count(&fk, 6), 5);
+	assert_int_equal(last_op(), 6);
+	assert_int_equal(nth(16, 0), FAKE_LOG_LEN);
+	assert_true(card.removed);
+	assert_false(card.ready);
+	assert_int_equal(card.info.type, MMCHAL_CARD_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +832,9 @@ int main(void)
 		cmocka_unit_test(test_byte_addressed),
 		cmocka_unit_test(test_hs400_sequence),
 		cmocka_unit_test(test_double_faults),
+		cmocka_unit_test(test_width_1_fallback_is_last_step),
+		cmocka_unit_test(test_hs_keeps_3v3_on_1v8_host),
+		cmocka_unit_test(test_removed_during_hs400_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

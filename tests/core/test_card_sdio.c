@@ -379,6 +379,40 @@ static void test_fn0_block_largest(void **state)
 	assert_int_equal(card.info.sdio.max_blk_size, 64);
 }
 
+/* Log index of the first CMD52 with argument @arg, or FAKE_LOG_LEN. */
+static uint32_t cmd52_at(uint32_t arg)
+{
+	for (uint32_t i = 0; i < fk.nlog && i < FAKE_LOG_LEN; i++)
+		if (fk.log[i] == 52 && fk.log_arg[i] == arg)
+			return i;
+	return FAKE_LOG_LEN;
+}
+
+/* Each CIS pointer (CCCR 0x09, FBR 1 and 2 0x109, 0x209) is read as exactly
+   three CMD52s of function 0, low byte first; the next command reads the
+   first byte of the CIS it points to, never the byte after the pointer. */
+static void test_cis_pointer_three_reads(void **state)
+{
+	static const uint32_t cis_at[3] = {0x1000, 0x1040, 0x1080};
+
+	(void)state;
+	start();
+	assert_int_equal(mmchal_card_init(&card), 0);
+	for (uint32_t fn = 0; fn < 3; fn++) {
+		uint32_t base = fn * 0x100u + FBR_CIS_PTR;
+		uint32_t i = cmd52_at(base << 9);
+
+		assert_true(i + 3u < fk.nlog);
+		assert_int_equal(fk.log[i + 1u], 52);
+		assert_int_equal(fk.log_arg[i + 1u], (base + 1u) << 9);
+		assert_int_equal(fk.log[i + 2u], 52);
+		assert_int_equal(fk.log_arg[i + 2u], (base + 2u) << 9);
+		assert_int_equal(fk.log[i + 3u], 52);
+		assert_int_equal(fk.log_arg[i + 3u], cis_at[fn] << 9);
+		assert_int_equal(cmd52_at((base + 3u) << 9), FAKE_LOG_LEN);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_host_and_card_speed_choice),
 		cmocka_unit_test(test_cis_pointers),
 		cmocka_unit_test(test_fn0_block_largest),
+		cmocka_unit_test(test_cis_pointer_three_reads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1230,6 +1230,65 @@ static void test_claimed_while_checking(void **state)
 	assert_int_equal(st.completed, 1);
 }
 
+static struct mmchal_host_stats usage_seen[16];
+static uint32_t usage_state[16];
+static uint32_t nusage;
+static bool in_usage;
+
+/* Another context reads the counters whenever the lock is released while
+   the request's owner maps it (PREP) or releases it (DONE). */
+static void stats_while_mapping(struct rec_port *rp)
+{
+	uint32_t s = g.host.state;
+
+	(void)rp;
+	if (in_usage || (s != HS_PREP && s != HS_DONE) || nusage >= 16u)
+		return;
+	in_usage = true;
+	assert_int_equal(mmchal_host_stats(&g.host, &usage_seen[nusage]), 0);
+	usage_state[nusage++] = s;
+	in_usage = false;
+}
+
+/* While a request is being mapped or released, mmchal_host_stats() does not
+   read the domain: the usage figures are those of the last call that could
+   read them (none mapped), although two pages are mapped at release. Once
+   the request is over they are read again. */
+static void test_stats_usage_while_mapping(void **state)
+{
+	struct mmchal_host_stats st;
+	bool prep = false, done = false;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	make_read(16, 2);
+	stats(&st);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.iova_pages_peak, 0);
+	nusage = 0;
+	in_usage = false;
+	g.rp.on_unlock = stats_while_mapping;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	g.rp.on_unlock = NULL;
+	assert_true(nusage > 0u);
+	for (uint32_t i = 0; i < nusage; i++) {
+		prep |= usage_state[i] == HS_PREP;
+		done |= usage_state[i] == HS_DONE;
+		assert_int_equal(usage_seen[i].iova_pages, 0);
+		assert_int_equal(usage_seen[i].iova_pages_peak, 0);
+		assert_int_equal(usage_seen[i].bounce_slots, 0);
+		assert_int_equal(usage_seen[i].bounce_slots_peak, 0);
+	}
+	assert_true(prep);
+	assert_true(done);
+	stats(&st);
+	assert_int_equal(st.completed, 1);
+	assert_int_equal(st.iova_pages, 0);
+	assert_int_equal(st.iova_pages_peak, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1244,6 +1303,7 @@ int main(void)
 		cmocka_unit_test(test_spurious_and_late_events),
 		cmocka_unit_test(test_poll_idle_and_card_change),
 		cmocka_unit_test(test_claimed_while_checking),
+		cmocka_unit_test(test_stats_usage_while_mapping),
 		cmocka_unit_test(test_errors_counted_by_kind),
 		cmocka_unit_test(test_busy_end_with_the_response),
 		cmocka_unit_test(test_lock_pairing_per_policy),

@@ -956,6 +956,13 @@ static void test_policy_work_with_iommu_on_budget(void **state)
 	assert_int_equal(l.cause[MMCHAL_LIM_MAX_BLK_COUNT], 32);
 	assert_int_equal(l.completion_work_ns, UINT64_MAX);
 	assert_int_equal(l.policy, MMCHAL_POLICY_DEFERRED);
+	/* The largest cost per page that does not overflow: 549 747 425 154
+	 * pages (ceil(65535 x (2^32 - 1) / 512) + 1) x floor(2^64 - 1 / pages)
+	 * ns is 8 522 890 239 below 2^64 - 1, and the sum is exact. */
+	cfg.unmap_ns_per_page = 33554944u;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.completion_work_ns, 549747425154ull * 33554944u + 300u + 1000u);
+	assert_int_equal(l.completion_work_ns, UINT64_MAX - 8522890239ull + 1300u);
 }
 
 static void test_pio_host_behind_iommu(void **state)
