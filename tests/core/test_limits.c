@@ -697,6 +697,14 @@ static void test_directions_take_the_stricter(void **state)
 	/* TO_CARD: 32 x 4 KiB; FROM_CARD: 8 x 16 MiB: the smaller wins. */
 	assert_int_equal(l.max_req_size, 32u * 4096u);
 	assert_int_equal(l.reason[MMCHAL_LIM_MAX_REQ_SIZE], MMCHAL_WHY_ENGINE_XFER);
+	/* A direction with no boundary (0) leaves the other's; a mask of 1
+	   (2-byte units) is a boundary too. */
+	caps.dma.dir[MMCHAL_DIR_FROM_CARD].seg_boundary = 0;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.seg_boundary, 0xffff);
+	caps.dma.dir[MMCHAL_DIR_FROM_CARD].seg_boundary = 1;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.seg_boundary, 1);
 }
 
 static void test_rederive_at_init_card(void **state)
@@ -965,6 +973,25 @@ static void test_policy_work_with_iommu_on_budget(void **state)
 	assert_int_equal(l.completion_work_ns, UINT64_MAX - 8522890239ull + 1300u);
 }
 
+static void test_bounce_work_in_kib(void **state)
+{
+	/* A pool of 64 KiB slots, 32 per mapping: 2 MiB bounced at most, whose
+	 * copy-back costs 2048 KiB x 100 ns on top of the 1000 ns base. */
+	struct mmchal_caps caps = {.host = GEN2_HOST, .dma = SYSDMAC_DMA(32)};
+	const struct mmchal_port_caps port = PORT_FULL;
+	struct mmchal_policy_cfg cfg = {.base_ns = 1000, .copy_ns_per_kib = 100};
+	struct mmchal_limits l;
+
+	(void)state;
+	caps.bounce.present = true;
+	caps.bounce.slot_size = 65536;
+	caps.bounce.slots_per_map = 32;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, &cfg, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.bounce_limit, 2u << 20);
+	assert_int_equal(l.max_req_size, 2u << 20);
+	assert_int_equal(l.completion_work_ns, 1000u + 2048u * 100u);
+}
+
 static void test_pio_host_behind_iommu(void **state)
 {
 	/* The IOMMU translates only for a DMA master: a PIO host ignores it. */
@@ -1170,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_zeroed_caps_are_a_valid_pio_host),
 		cmocka_unit_test(test_policy_budget_edges),
 		cmocka_unit_test(test_policy_work_with_iommu_on_budget),
+		cmocka_unit_test(test_bounce_work_in_kib),
 		cmocka_unit_test(test_pio_host_behind_iommu),
 		cmocka_unit_test(test_aperture_with_nonzero_start),
 		cmocka_unit_test(test_equal_values_keep_the_first_reason),
