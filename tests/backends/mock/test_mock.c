@@ -714,6 +714,11 @@ static void test_busy(void **state)
 		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
 		/* busy_latency 2: this call and the next see busy. */
 		assert_int_equal(ev, CMD_DONE);
+		/* the log has the response while the card is still busy */
+		assert_int_equal(mmchal_mock_log_last(&mh)->opcode, 12);
+		assert_int_equal(mmchal_mock_log_last(&mh)->events, CMD_DONE);
+		assert_int_equal(mmchal_mock_log_last(&mh)->resp[0], c.resp[0]);
+		assert_int_not_equal(c.resp[0], 0);
 		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
 		assert_int_equal(ev, 0);
 		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
