@@ -713,8 +713,29 @@ static void test_unknown_and_bad_args(void **state)
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_ENOENT);
 	assert_int_equal(fk.mapped, 6); /* nothing was released */
 	out[1].addr += 10u * P;
+	/* an address inside a mapped range, one page past its start */
+	out[2].addr += P;
+	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_ENOENT);
+	assert_int_equal(fk.mapped, 6);
+	out[2].addr -= P;
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), 0);
 	assert_clean();
+
+	/* A domain that was never set up, though its IOMMU ops are filled in:
+	   refused by every entry, with no op called. */
+	{
+		struct mmchal_iommu_domain raw;
+		struct mmchal_iommu_domain_stats st;
+
+		memset(&raw, 0, sizeof(raw));
+		raw.iommu = fiommu;
+		assert_int_equal(
+			mmchal_iommu_map_segs(&raw, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out),
+			MMCHAL_EINVAL);
+		assert_int_equal(mmchal_iommu_unmap(&raw, &map), MMCHAL_EINVAL);
+		assert_int_equal(mmchal_iommu_domain_get_stats(&raw, &st), MMCHAL_EINVAL);
+		assert_int_equal(fk.mapped, 0);
+	}
 }
 
 static void test_iova_exhausted(void **state)
