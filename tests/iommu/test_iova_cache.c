@@ -226,6 +226,68 @@ static void test_checked_full_bin_and_bad_args(void **state)
 	assert_int_equal(st.live_ranges, DEPTH);
 }
 
+/* A cached range is reused only when all of it is at or below the limit:
+   a limit inside it is a miss, answered from below it. */
+static void test_limit_inside_cached_range(void **state)
+{
+	uint64_t s, t;
+
+	(void)state;
+	init(0);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, (1u << 20) - 1u, false, &s), 0);
+	assert_int_equal(s, (1u << 20) - 3u);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, 3), 0);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 3, s + 1u, false, &t), 0);
+	assert_int_equal(t, s - 3u);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* A bin's first word is its count: a range that starts at the same number
+   (page 1, with one entry cached) is not taken for a cached one, checked or
+   not. */
+static void test_start_equal_to_bin_count(void **state)
+{
+	static const uint32_t flags[] = {0, MMCHAL_IOVA_F_CHECK_CACHED};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		uint64_t one, top;
+
+		init(flags[i]);
+		assert_int_equal(mmchal_iova_alloc(&v, 1, 1, false, &one), 0);
+		assert_int_equal(one, 1);
+		assert_int_equal(mmchal_iova_alloc(&v, 1, (1u << 20) - 1u, false, &top), 0);
+		assert_int_equal(mmchal_iova_free_cached(&v, top, 1), 0);
+		assert_int_equal(mmchal_iova_free_cached(&v, one, 1), 0);
+		assert_int_equal(mmchal_iova_free_cached(&v, one, 1), MMCHAL_EALREADY);
+		assert_int_equal(mmchal_iova_check(&v), 0);
+	}
+}
+
+/* Checked: the largest cached size is cached (and a second free of it is a
+   double free); one page more goes to the tree. */
+static void test_checked_largest_size(void **state)
+{
+	uint64_t s, t;
+
+	(void)state;
+	init(MMCHAL_IOVA_F_CHECK_CACHED);
+	assert_int_equal(mmchal_iova_alloc(&v, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT, (1u << 20) - 1u,
+					   false, &s),
+			 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT), 0);
+	assert_int_equal(mmchal_iova_find(&v, s, NULL, NULL), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT),
+			 MMCHAL_EALREADY);
+	assert_int_equal(mmchal_iova_alloc(&v, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT + 1u,
+					   (1u << 20) - 1u, false, &t),
+			 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, t, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT + 1u),
+			 0);
+	assert_int_equal(mmchal_iova_find(&v, t, NULL, NULL), MMCHAL_ENOENT);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +299,9 @@ int main(void)
 		cmocka_unit_test(test_checked_mode),
 		cmocka_unit_test(test_no_cache),
 		cmocka_unit_test(test_checked_full_bin_and_bad_args),
+		cmocka_unit_test(test_limit_inside_cached_range),
+		cmocka_unit_test(test_start_equal_to_bin_count),
+		cmocka_unit_test(test_checked_largest_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
