@@ -59,8 +59,7 @@ static void node_put(struct mmchal_iova *v, iova_node_ *nd)
 {
 	if (v->hint == nd)
 		v->hint = 0;
-	nd->n = 0;
-	nd->parent = 0;
+	/* On the free list only child[0] is read; node_get() sets the rest. */
 	nd->child[0] = v->free;
 	v->free = nd;
 	v->free_count++;
