@@ -264,7 +264,6 @@ struct mmchal_mock {
 	uint32_t rca;          /**< private: current RCA (0 = none) */
 	uint32_t pending;      /**< private: R1 error bits waiting to be reported */
 	uint32_t op_polls;     /**< private: busy ACMD41/CMD1/CMD5 answers left */
-	uint32_t blklen;       /**< private: CMD16 block length */
 	uint32_t sbc;          /**< private: block count of a pending CMD23, 0 = none */
 	uint32_t width;        /**< private: card bus width in bits */
 	uint32_t hs;           /**< private: SD CMD6 group 1 / eMMC HS_TIMING / SDIO BSS */

@@ -62,8 +62,6 @@ void mock_card_power_on_(struct mmchal_mock *m)
 	m->rca = 0;
 	m->pending = 0;
 	m->op_polls = m->cfg.op_cond_polls;
-	m->blklen = MOCK_BLK;
-	m->sbc = 0;
 	m->width = 1;
 	m->erase_seq = 0;
 	m->app = false;
@@ -163,7 +161,6 @@ bool mock_busy_tick_(struct mmchal_mock *m)
 /* End of the card's part of a transfer: read -> tran, write -> prg -> tran. */
 static void end_transfer(struct mmchal_mock *m)
 {
-	m->sbc = 0;
 	if (m->state == ST(DATA))
 		m->state = ST(TRAN);
 	else if (m->state == ST(RCV))
@@ -234,12 +231,10 @@ static int block_cmd(struct mmchal_mock *m, uint32_t op, uint32_t arg, uint32_t 
 	if (write && m->ro) {
 		/* Refused at the command: WP_VIOLATION, the card stays in tran. */
 		m->pending |= MMCHAL_MOCK_R1_WP_VIOLATION;
-		m->sbc = 0;
 		mock_resp_r1_(m, st);
 		return MOCK_RESP;
 	}
 	if (!mock_addr_(m, arg, &off)) {
-		m->sbc = 0;
 		mock_resp_r1_(m, st);
 		return MOCK_RESP;
 	}
@@ -438,7 +433,8 @@ int mock_card_cmd_(struct mmchal_mock *m, const struct mmchal_cmd *cmd)
 		mock_card_power_on_(m);
 		return MOCK_SILENT;
 	}
-	m->src_kind = MOCK_SRC_NONE;
+	/* mock_start() has set m->src_kind to MOCK_SRC_NONE: the card model
+	   sets a source only for a command that starts a data phase. */
 	if (mock_is_sd_(m))
 		res = mock_sd_cmd_(m, op, arg, app);
 	else if (m->cfg.card == MMCHAL_MOCK_EMMC)
