@@ -289,6 +289,8 @@ static void test_sdio_power_cycle(void **state)
 	mh_sdio_to_tran();
 	assert_int_equal(sdio_rw(true, true, 0, 0x10, 0x40), R5_CMD | 0x40);
 	assert_int_equal(sdio_rw(true, true, 0, 0x13, 0x02), R5_CMD | 0x03);
+	assert_int_equal(sdio_rw(true, true, 0, 0x02, 0x02), R5_CMD | 0x02); /* IOE: fn 1 */
+	assert_int_equal(sdio_rw(true, true, 0, 0x04, 0x03), R5_CMD | 0x03); /* IEN */
 	assert_int_equal(mmchal_mock_status(&mh, &st), 0);
 	assert_int_equal(st.hs_timing, 1);
 	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
@@ -300,6 +302,10 @@ static void test_sdio_power_cycle(void **state)
 	mh_sdio_to_tran();
 	assert_int_equal(sdio_rw(false, false, 0, 0x10, 0), R5_CMD | 0x00);
 	assert_int_equal(sdio_rw(false, false, 0, 0x13, 0), R5_CMD | 0x01);
+	/* the function and interrupt enables are off again */
+	assert_int_equal(sdio_rw(false, false, 0, 0x02, 0), R5_CMD | 0x00);
+	assert_int_equal(sdio_rw(false, false, 0, 0x03, 0), R5_CMD | 0x00);
+	assert_int_equal(sdio_rw(false, false, 0, 0x04, 0), R5_CMD | 0x00);
 }
 
 /* CMD5 with one busy poll; CMD15 sends the card to ina; a fixed-address
