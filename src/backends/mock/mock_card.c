@@ -262,8 +262,8 @@ static int erase_cmd(struct mmchal_mock *m, uint32_t op, uint32_t arg, uint32_t 
 		bool start = op == 32u || op == 35u;
 
 		if (!start && !(m->erase_seq & MOCK_ERASE_START)) {
+			/* erase_seq is 0 here: MOCK_ERASE_END is only set next to START */
 			m->pending |= MMCHAL_MOCK_R1_ERASE_SEQ_ERROR;
-			m->erase_seq = 0;
 		} else if (mock_addr_(m, arg, &off)) {
 			if (start) {
 				m->erase_start = off / MOCK_BLK;
