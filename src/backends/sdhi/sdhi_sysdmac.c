@@ -136,20 +136,7 @@ const struct mmchal_sdhi_engine mmchal_sdhi_sysdmac_engine_ = {
 	.stop = sysdmac_stop,
 };
 
-static const struct mmchal_backend_ops sdhi_sysdmac_ops = {
-	.name = "sdhi-sysdmac",
-	.probe = mmchal_sdhi_probe_,
-	.get_caps = mmchal_sdhi_get_caps_,
-	.set_ios = mmchal_sdhi_set_ios_,
-	.start = mmchal_sdhi_start_,
-	.handle_irq = mmchal_sdhi_handle_irq_,
-	.abort = mmchal_sdhi_abort_,
-	.card_busy = mmchal_sdhi_card_busy_,
-	.get_cd = mmchal_sdhi_get_cd_,
-	.get_ro = mmchal_sdhi_get_ro_,
-	.blocks_done = mmchal_sdhi_blocks_done_,
-	.enable_sdio_irq = mmchal_sdhi_enable_sdio_irq_,
-};
+static const struct mmchal_backend_ops sdhi_sysdmac_ops = SDHI_BACKEND_OPS_("sdhi-sysdmac");
 
 int mmchal_sdhi_sysdmac_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
 			     struct mmchal_backend *out)
