@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include <mmchal/config.h>
 #include <mmchal/sdhi.h>
 
 struct soc_row {
@@ -66,6 +67,89 @@ static void test_rows(void **state)
 		/* 1/1 divider on Gen2 and later, not on Gen1 / SH-Mobile */
 		assert_int_equal(!!(s->flags & MMCHAL_SDHI_F_CLK_DIV1),
 				 rows[i].max_blk_count != 256);
+	}
+}
+
+/* Every entry of the table, with REFERENCE.md's per-compatible data: driver,
+   bus_shift rule, max_segs, max_blk_count, read-port alias (+0x2000 on Gen2
+   only) and the notes column (merge, HS400, fixed address mode). The 1/1
+   divider and the idle wait are the Gen2-and-later flags of mmchal/sdhi.h. */
+struct soc_entry {
+	const char *compat;
+	enum mmchal_sdhi_kind kind;
+	enum mmchal_sdhi_shift_rule shift;
+	uint32_t max_blk_count;
+	uint32_t max_segs;
+	uint32_t rx_off;
+	uint32_t flags;
+};
+
+#define E_GEN2 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
+#define E_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400 | E_GEN2)
+#define E_IDMAC(c, f)                                                                 \
+	{                                                                             \
+		(c), MMCHAL_SDHI_IDMAC, MMCHAL_SDHI_SHIFT_FIXED_2, 8388607, 1, 0, (f) \
+	}
+#define E_SYS(c, blk, rx, f)                                                              \
+	{                                                                                 \
+		(c), MMCHAL_SDHI_SYSDMAC, MMCHAL_SDHI_SHIFT_BY_SIZE, (blk), 32, (rx), (f) \
+	}
+
+static const struct soc_entry entries[] = {
+	E_IDMAC("renesas,sdhi-r8a7795", E_GEN3),
+	E_IDMAC("renesas,sdhi-r8a77961", E_GEN3),
+	E_IDMAC("renesas,sdhi-r8a77965", E_GEN3),
+	E_IDMAC("renesas,sdhi-r8a77990", E_GEN3),
+	E_IDMAC("renesas,sdhi-r8a77995", MMCHAL_SDHI_F_MERGE | E_GEN2),
+	E_IDMAC("renesas,rcar-gen3-sdhi", E_GEN3),
+	E_IDMAC("renesas,rcar-gen4-sdhi", E_GEN3),
+	E_IDMAC("renesas,rzg2l-sdhi", MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR | E_GEN2),
+	E_IDMAC("renesas,sdhi-r7s9210", MMCHAL_SDHI_F_FIXED_ADDR | E_GEN2),
+#if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
+	E_SYS("renesas,sdhi-r8a7743", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7745", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7790", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7791", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7792", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7793", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7794", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,rcar-gen2-sdhi", 8388607, 0x2000, E_GEN2),
+	E_SYS("renesas,sdhi-r8a7778", 256, 0, 0),
+	E_SYS("renesas,sdhi-r8a7779", 256, 0, 0),
+	E_SYS("renesas,rcar-gen1-sdhi", 256, 0, 0),
+	E_SYS("renesas,sdhi-sh73a0", 256, 0, 0),
+	E_SYS("renesas,sdhi-r8a73a4", 256, 0, 0),
+	E_SYS("renesas,sdhi-r8a7740", 256, 0, 0),
+	E_SYS("renesas,sdhi-shmobile", 256, 0, 0),
+#endif
+};
+
+static void test_entries_match_reference(void **state)
+{
+	const size_t n = sizeof(entries) / sizeof(entries[0]);
+	size_t count = 0;
+
+	(void)state;
+	/* the table holds these entries and no others */
+	mmchal_sdhi_soc_table(&count);
+	assert_int_equal(count, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct soc_entry *e = &entries[i];
+		const struct mmchal_sdhi_soc *s = mmchal_sdhi_soc_lookup(e->compat);
+
+		assert_non_null(s);
+		assert_string_equal(s->compatible, e->compat);
+		assert_int_equal(s->kind, e->kind);
+		assert_int_equal(s->shift, e->shift);
+		assert_int_equal(s->max_blk_count, e->max_blk_count);
+		assert_int_equal(s->max_segs, e->max_segs);
+		assert_int_equal(s->dma_rx_offset, e->rx_off);
+		assert_int_equal(s->flags, e->flags);
+		/* the bus_shift rule on both sides of a 0x100-byte window */
+		assert_int_equal(mmchal_sdhi_bus_shift(s, 0x100),
+				 e->shift == MMCHAL_SDHI_SHIFT_FIXED_2 ? 2 : 0);
+		assert_int_equal(mmchal_sdhi_bus_shift(s, 0x101),
+				 e->shift == MMCHAL_SDHI_SHIFT_FIXED_2 ? 2 : 1);
 	}
 }
 
@@ -136,6 +220,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_entries_match_reference),
 		cmocka_unit_test(test_fallback_only),
 		cmocka_unit_test(test_table_and_errors),
 		cmocka_unit_test(test_revisions),
