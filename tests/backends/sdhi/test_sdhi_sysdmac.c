@@ -4,8 +4,10 @@
  * the SoC takes, the transfers the engine refuses (too many segments, under 8
  * bytes, odd address or length), a submit failing on a write (PIO for that
  * request) and on a bounced read (an error: PIO cannot fill the caller's
- * buffers there), and the channel checks at init. The channels wrap the
- * simulator's own.
+ * buffers there), and the channel checks at init; the 8-byte floor itself
+ * (an SCR read goes by DMA), the completion hook, a read that ends only when
+ * its channel has (also after an earlier DMA), and an abort stopping the
+ * channel of the data's direction. The channels wrap the simulator's own.
  */
 #include "sdhi_fx.h"
 
@@ -14,7 +16,12 @@ struct wrap {
 	int caps_ret;
 	uint32_t caps_segs, caps_seg_size; /* 0 = the inner channel's */
 	int submit_ret;
-	unsigned int terminates;
+	unsigned int prepares, terminates;
+	bool hold;                  /* keep the channel's completion back */
+	bool held;                  /* a completion is being kept back */
+	int held_status;            /* its status */
+	struct mmchal_dma_xfer fwd; /* the xfer handed on, with w_done as callback */
+	const struct mmchal_dma_xfer *orig;
 };
 
 static struct wrap wraps[2];
@@ -33,11 +40,37 @@ static int w_get_caps(void *ctx, struct mmchal_dma_dir_caps *c)
 	return ret;
 }
 
+static void w_done(void *arg, int status)
+{
+	struct wrap *w = arg;
+
+	if (w->hold) {
+		w->held = true;
+		w->held_status = status;
+		return;
+	}
+	w->orig->done(w->orig->done_arg, status);
+}
+
+/* Hand a kept-back completion to the backend. */
+static void w_release(struct wrap *w)
+{
+	assert_true(w->held);
+	w->held = false;
+	w->hold = false;
+	w->orig->done(w->orig->done_arg, w->held_status);
+}
+
 static int w_prepare(void *ctx, const struct mmchal_dma_xfer *x)
 {
 	struct wrap *w = ctx;
 
-	return w->inner.ops->prepare(w->inner.ctx, x);
+	w->prepares++;
+	w->orig = x;
+	w->fwd = *x;
+	w->fwd.done = w_done;
+	w->fwd.done_arg = w;
+	return w->inner.ops->prepare(w->inner.ctx, &w->fwd);
 }
 
 static int w_submit(void *ctx)
@@ -67,18 +100,40 @@ static const struct mmchal_dma_chan_ops w_ops = {
 static const struct fx_opts gen2_mmc = {
 	MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_SYSDMAC, -1, 0, 0, MMCHAL_SIM_CARD_MMC, false, false, 0};
 
-/* Open, then put the wrapped channels in and init + probe again. */
-static void open_wrapped(struct fx *f)
+static const struct fx_opts gen2_sd = {
+	MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_SYSDMAC, -1, 0, 0, MMCHAL_SIM_CARD_SD, false, false, 0};
+
+static unsigned int notified;
+
+static void count_notify(void *arg)
 {
-	assert_int_equal(fx_open(f, &gen2_mmc), 0);
+	assert_ptr_equal(arg, &notified);
+	notified++;
+}
+
+/* Open with @p o, then put the wrapped channels (and, with @p notify, the
+   completion hook) in and init + probe again. */
+static void open_wrapped_as(struct fx *f, const struct fx_opts *o, bool notify)
+{
+	assert_int_equal(fx_open(f, o), 0);
 	for (int d = 0; d < 2; d++) {
 		memset(&wraps[d], 0, sizeof(wraps[d]));
 		wraps[d].inner = f->cfg.chan[d];
 		f->cfg.chan[d].ops = &w_ops;
 		f->cfg.chan[d].ctx = &wraps[d];
 	}
+	notified = 0;
+	if (notify) {
+		f->cfg.dma_notify = count_notify;
+		f->cfg.dma_notify_arg = &notified;
+	}
 	assert_int_equal(mmchal_sdhi_sysdmac_init(&f->sdhi, &f->cfg, &f->be), 0);
 	assert_int_equal(f->be.ops->probe(f->be.ctx), 0);
+}
+
+static void open_wrapped(struct fx *f)
+{
+	open_wrapped_as(f, &gen2_mmc, false);
 }
 
 static void test_caps_edges(void **state)
@@ -256,6 +311,125 @@ static void test_submit_fails(void **state)
 	fx_close(&f);
 }
 
+/* SD identification up to the transfer state: CMD0, CMD8, ACMD41, CMD2, CMD3, CMD7. */
+static void sd_init(struct fx *f)
+{
+	uint32_t r[4];
+
+	fx_ios(f, 400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+	assert_int_equal(fx_cmd(f, 0, 0, MMCHAL_RSP_NONE), 0);
+	assert_int_equal(fx_cmd_resp(f, 8, 0x1aa, MMCHAL_RSP_R7, r), 0);
+	for (int i = 0;; i++) {
+		assert_true(i < 100);
+		assert_int_equal(fx_cmd(f, 55, 0, MMCHAL_RSP_R1), 0);
+		assert_int_equal(fx_cmd_resp(f, 41, 0x40ff8000u, MMCHAL_RSP_R3, r), 0);
+		if (r[0] & 0x80000000u)
+			break;
+		fx_delay(f, 100000);
+	}
+	assert_int_equal(fx_cmd(f, 2, 0, MMCHAL_RSP_R2), 0);
+	assert_int_equal(fx_cmd_resp(f, 3, 0, MMCHAL_RSP_R6, r), 0);
+	f->rca = (uint16_t)(r[0] >> 16);
+	assert_int_equal(fx_cmd(f, 7, (uint32_t)f->rca << 16, MMCHAL_RSP_R1B), 0);
+	fx_ios(f, 25000000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY);
+}
+
+/* Exactly 8 bytes is long enough for the channel: ACMD51's SCR arrives by DMA. */
+static void test_eight_bytes_by_dma(void **state)
+{
+	/* the simulated card's SCR: SD_SPEC 2, SD_BUS_WIDTHS 1 and 4 bits, SD_SPEC3, CMD23 */
+	static const uint8_t scr[8] = {0x02, 0x05, 0x80, 0x02, 0, 0, 0, 0};
+	struct mmchal_sdhi_stats st;
+	struct fx f;
+	struct req r;
+
+	(void)state;
+	open_wrapped_as(&f, &gen2_sd, false);
+	sd_init(&f);
+	assert_int_equal(fx_cmd(&f, 55, (uint32_t)f.rca << 16, MMCHAL_RSP_R1), 0);
+	req_prep(&f, &r, false, 8, 1);
+	r.c.opcode = 51;
+	r.c.arg = 0;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &r.x), 0);
+	assert_int_equal(wraps[1].prepares, 1);
+	assert_int_equal(fx_wait(&f, &r.x) & (MMCHAL_EV_DATA_ERROR | FX_TIMEOUT), 0);
+	assert_int_equal(r.d.bytes_xfered, 8);
+	assert_memory_equal(r.b.p, scr, 8);
+	fx_buf_guards(&r.b);
+	assert_int_equal(mmchal_sdhi_get_stats(&f.sdhi, &st), 0);
+	assert_int_equal(st.pio_fallbacks, 0);
+	fx_close(&f);
+}
+
+/*
+ * The completion hook runs once per channel completion, and a read ends only
+ * when its channel has, after the controller's access end too: also for a
+ * read that follows a finished DMA, whose completion must not count again.
+ */
+static void test_read_waits_for_channel(void **state)
+{
+	uint64_t size, until;
+	uint8_t *store;
+	uint32_t ev;
+	struct fx f;
+	struct req r;
+
+	(void)state;
+	open_wrapped_as(&f, &gen2_mmc, true);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+	store = mmchal_sim_card_store(f.sim, &size);
+	assert_non_null(store);
+	req_prep(&f, &r, false, 512, 1);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &r.x), 0);
+	assert_int_equal(fx_wait(&f, &r.x) & (MMCHAL_EV_DATA_ERROR | FX_TIMEOUT), 0);
+	assert_int_equal(notified, 1);
+
+	/* the next read: the channel's completion is kept back */
+	req_prep(&f, &r, false, 512, 1);
+	r.c.arg = 301;
+	wraps[1].hold = true;
+	assert_int_equal(f.be.ops->start(f.be.ctx, &r.x), 0);
+	assert_int_equal(wraps[1].prepares, 2);
+	/* 1 ms: many times the 512 bytes on a 4-bit bus at 26 MHz */
+	until = mmchal_sim_now(f.sim) + 1000000u;
+	while (mmchal_sim_now(f.sim) < until) {
+		assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+		assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR), 0);
+		mmchal_sim_run(f.sim, mmchal_sim_now(f.sim) + 20000u);
+	}
+	assert_true(wraps[1].held);
+	assert_int_equal(notified, 1);
+	/* the completion arrives: the read ends at once, without more bus time */
+	w_release(&wraps[1]);
+	assert_int_equal(notified, 2);
+	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
+	assert_int_equal(ev & (MMCHAL_EV_DATA_DONE | MMCHAL_EV_DATA_ERROR), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(r.d.bytes_xfered, 512);
+	assert_memory_equal(r.b.p, store + 301u * 512u, 512);
+	fx_close(&f);
+}
+
+/* An abort stops the channel of the transfer's direction, and only that one. */
+static void test_abort_stops_its_channel(void **state)
+{
+	struct fx f;
+	struct req r;
+
+	(void)state;
+	for (int write = 0; write < 2; write++) {
+		open_wrapped(&f);
+		fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
+		req_prep(&f, &r, write, 512, 1);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &r.x), 0);
+		assert_int_equal(wraps[write ? 0 : 1].prepares, 1);
+		assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+		assert_int_equal(wraps[0].terminates, write ? 1 : 0);
+		assert_int_equal(wraps[1].terminates, write ? 0 : 1);
+		assert_int_equal(f.sdhi.state, 0);
+		fx_close(&f);
+	}
+}
+
 static void test_init_channels(void **state)
 {
 	struct mmchal_sdhi s;
@@ -292,6 +466,9 @@ int main(void)
 		cmocka_unit_test(test_caps_edges),
 		cmocka_unit_test(test_check_edges),
 		cmocka_unit_test(test_submit_fails),
+		cmocka_unit_test(test_eight_bytes_by_dma),
+		cmocka_unit_test(test_read_waits_for_channel),
+		cmocka_unit_test(test_abort_stops_its_channel),
 		cmocka_unit_test(test_init_channels),
 	};
 
