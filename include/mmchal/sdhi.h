@@ -322,7 +322,8 @@ int mmchal_sdhi_pio_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg 
  * @param[in]  cfg   configuration (copied)
  * @param[out] out   the backend
  * @return as the init function it chose
- * @retval MMCHAL_EINVAL   also: NULL @p cfg, no SoC entry, or an unknown SoC kind
+ * @retval MMCHAL_EINVAL   also: a NULL argument, no SoC entry, or an unknown SoC kind (checked
+ *                         before the backend is chosen, in every library)
  * @retval MMCHAL_ENOTSUP  the chosen backend is not built into this library
  * @note Before the host is live; takes no lock.
  */

@@ -629,12 +629,30 @@ static int sdhi_init_with(sdhi_init_fn fn, const struct mmchal_sdhi_cfg *c)
 	return fn(s, c, be);
 }
 
+/* A backend this library has, and a configuration it accepts but for the one
+   field a row breaks: PIO where built (it takes any SoC), else the internal
+   DMAC on a Gen3 entry, else the SYS-DMAC on a Gen2 entry with both channels. */
 static sdhi_init_fn any_init(void)
 {
 #if MMCHAL_WITH_BACKEND_PIO
 	return mmchal_sdhi_pio_init;
+#elif MMCHAL_WITH_BACKEND_SDHI_IDMAC
+	return mmchal_sdhi_idmac_init;
 #else
-	return mmchal_sdhi_init;
+	return mmchal_sdhi_sysdmac_init;
+#endif
+}
+
+static struct mmchal_sdhi_cfg *any_cfg(void)
+{
+#if MMCHAL_WITH_BACKEND_PIO || MMCHAL_WITH_BACKEND_SDHI_IDMAC
+	return sdhi_cfg(GEN3);
+#else
+	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN2);
+
+	c->chan[0].ops = &bi_chan_ops;
+	c->chan[1].ops = &bi_chan_ops;
+	return c;
 #endif
 }
 
@@ -647,6 +665,16 @@ static int sdhi_null_sdhi(void)
 	return mmchal_sdhi_init(NULL, c, be);
 }
 
+/* The dispatcher itself refuses NULL storage, before it chooses a backend. */
+static int sdhi_init_null_out(void)
+{
+	struct mmchal_sdhi *s = BI_NEW(struct mmchal_sdhi);
+	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+
+	bi_arm();
+	return mmchal_sdhi_init(s, c, NULL);
+}
+
 static int sdhi_null_cfg(void)
 {
 	return sdhi_init_with(mmchal_sdhi_init, NULL);
@@ -655,7 +683,7 @@ static int sdhi_null_cfg(void)
 static int sdhi_null_out(void)
 {
 	struct mmchal_sdhi *s = BI_NEW(struct mmchal_sdhi);
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	bi_arm();
 	return any_init()(s, c, NULL);
@@ -671,7 +699,7 @@ static int sdhi_no_soc(void)
 
 static int sdhi_clk0(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	c->clk_hz = 0;
 	return sdhi_init_with(any_init(), c);
@@ -679,7 +707,7 @@ static int sdhi_clk0(void)
 
 static int sdhi_bus_bad(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	c->bus.bus_shift = 3;
 	return sdhi_init_with(any_init(), c);
@@ -687,7 +715,7 @@ static int sdhi_bus_bad(void)
 
 static int sdhi_bus_no_ops(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	c->bus.ops = NULL;
 	return sdhi_init_with(any_init(), c);
@@ -695,7 +723,7 @@ static int sdhi_bus_no_ops(void)
 
 static int sdhi_port_width(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	c->port_width = 3;
 	return sdhi_init_with(any_init(), c);
@@ -703,7 +731,7 @@ static int sdhi_port_width(void)
 
 static int sdhi_port_bad(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 	struct mmchal_port *p = BI_NEW(struct mmchal_port);
 
 	c->port = p; /* no ops */
@@ -712,7 +740,7 @@ static int sdhi_port_bad(void)
 
 static int sdhi_rev(void)
 {
-	struct mmchal_sdhi_cfg *c = sdhi_cfg(GEN3);
+	struct mmchal_sdhi_cfg *c = any_cfg();
 
 	c->rev = (enum mmchal_sdhi_rev)6;
 	return sdhi_init_with(any_init(), c);
@@ -730,10 +758,13 @@ static int sdhi_kind(void)
 }
 
 #if MMCHAL_WITH_BACKEND_SDHI_IDMAC
+#if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
+/* (a library with only the internal DMAC has no SYS-DMAC entries) */
 static int idmac_wrong_soc(void)
 {
 	return sdhi_init_with(mmchal_sdhi_idmac_init, sdhi_cfg(GEN2));
 }
+#endif
 
 static int idmac_null_cfg(void)
 {
@@ -1185,6 +1216,7 @@ const struct bi_row bi_rows_backends[] = {
 	BI_ROW(mmchal_sdhi_rev_flags, "99 and -1: no flags", rev_flags_range, 0),
 	BI_ROW(mmchal_sdhi_iommu_usable, "NULL SoC, revision 99", iommu_usable_null, 0),
 	BI_ROW(mmchal_sdhi_init, "NULL sdhi", sdhi_null_sdhi, MMCHAL_EINVAL),
+	BI_ROW(mmchal_sdhi_init, "NULL out", sdhi_init_null_out, MMCHAL_EINVAL),
 	BI_ROW(mmchal_sdhi_init, "NULL cfg", sdhi_null_cfg, MMCHAL_EINVAL),
 	BI_ROW(mmchal_sdhi_init, "NULL soc", sdhi_no_soc, MMCHAL_EINVAL),
 	BI_ROW(mmchal_sdhi_init, "SoC kind 7", sdhi_kind, MMCHAL_EINVAL),
@@ -1206,7 +1238,9 @@ const struct bi_row bi_rows_backends[] = {
 #endif
 #if MMCHAL_WITH_BACKEND_SDHI_IDMAC
 	BI_ROW(mmchal_sdhi_idmac_init, "NULL cfg", idmac_null_cfg, MMCHAL_EINVAL),
+#if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
 	BI_ROW(mmchal_sdhi_idmac_init, "SYS-DMAC SoC entry", idmac_wrong_soc, MMCHAL_EINVAL),
+#endif
 	BI_ROW(mmchal_sdhi_idmac_init, "ops: start before probe", idmac_start_unprobed,
 	       MMCHAL_EINVAL),
 	BI_ROW(mmchal_sdhi_idmac_init, "ops: handle_irq before probe", idmac_irq_unprobed,

@@ -930,7 +930,9 @@ int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_sta
 int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
 		     struct mmchal_backend *out)
 {
-	if (cfg == NULL || cfg->soc == NULL)
+	/* NULL storage is refused here too: a library without the chosen
+	   backend must not answer MMCHAL_ENOTSUP to a NULL argument. */
+	if (sdhi == NULL || out == NULL || cfg == NULL || cfg->soc == NULL)
 		return MMCHAL_EINVAL;
 	switch (cfg->soc->kind) {
 	case MMCHAL_SDHI_IDMAC:
