@@ -244,7 +244,7 @@ static void test_clock_divider(void **state)
 	assert_int_equal(reg16(&f, 0x24) & 0x100, 0);
 	fx_close(&f);
 
-	/* no 1/1 setting on Gen1 / SH-Mobile: 200 MHz asked gives 100 MHz */
+	/* no 1/1 setting on SH-Mobile (no TMIO_MMC_CLK_ACTUAL): 200 MHz asked gives 100 MHz */
 	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
 	f.cfg.soc = mmchal_sdhi_soc_lookup("renesas,sdhi-shmobile");
 	assert_int_equal(mmchal_sdhi_pio_init(&f.sdhi, &f.cfg, &f.be), 0);

@@ -652,12 +652,13 @@ static void test_entry_checks(void **state)
 	assert_int_equal(mmchal_sdhi_get_stats(NULL, &st), MMCHAL_EINVAL);
 	assert_int_equal(mmchal_sdhi_get_stats(&s, &st), 0);
 	fx_close(&f);
-	/* Gen1 has no 1/1 clock: the fastest is half the input */
+	/* an entry without the 1/1 clock (the generic SH-Mobile one): the fastest is
+	   half the input */
 	{
 		struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0, 0,
 				    MMCHAL_SIM_CARD_MMC, false,           false, 0};
 
-		fx_more.compat = "renesas,rcar-gen1-sdhi";
+		fx_more.compat = "renesas,sdhi-shmobile";
 		assert_int_equal(fx_open(&f, &o), 0);
 	}
 	assert_int_equal(f.be.ops->get_caps(f.be.ctx, &hc, &dc), 0);
@@ -1148,9 +1149,10 @@ static void test_width_bits_and_requests(void **state)
 	fx_close(&f);
 }
 
-/* A part without the idle wait (R-Car Gen1 entry: no MMCHAL_SDHI_F_IDLE_WAIT) ends a DMA
-   write on the access end once command busy is clear, with the card still busy
-   programming; it does not wait for the bus-idle bit (INFO2 bit 29). */
+/* A part without the idle wait ("renesas,sdhi-shmobile", no Linux of_data: no
+   MMCHAL_SDHI_F_IDLE_WAIT) ends a DMA write on the access end once command busy is
+   clear, with the card still busy programming; it does not wait for the bus-idle
+   bit (INFO2 bit 29). */
 static void test_write_end_without_idle_wait(void **state)
 {
 	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2,
@@ -1167,7 +1169,7 @@ static void test_write_end_without_idle_wait(void **state)
 	uint32_t ev;
 
 	(void)state;
-	fx_more.compat = "renesas,sdhi-r8a7778";
+	fx_more.compat = "renesas,sdhi-shmobile";
 	assert_int_equal(fx_open(&f, &o), 0);
 	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
 	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_4);
@@ -1317,15 +1319,15 @@ static void test_r2_response_bits(void **state)
  */
 static void test_write_end_waits_for_idle(void **state)
 {
-	struct fx_opts gen1 = {MMCHAL_SIM_SOC_GEN2,
-			       MMCHAL_SDHI_SYSDMAC,
-			       -1,
-			       0,
-			       0,
-			       MMCHAL_SIM_CARD_MMC,
-			       false,
-			       false,
-			       0};
+	struct fx_opts nowait = {MMCHAL_SIM_SOC_GEN2,
+				 MMCHAL_SDHI_SYSDMAC,
+				 -1,
+				 0,
+				 0,
+				 MMCHAL_SIM_CARD_MMC,
+				 false,
+				 false,
+				 0};
 	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x490c, 0,
 			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
 	struct mmchal_bus_ops ops;
@@ -1334,9 +1336,9 @@ static void test_write_end_waits_for_idle(void **state)
 	struct blk t;
 
 	(void)state;
-	/* the R-Car Gen1 entry: no idle-wait bit, command busy from 0xcb0d on */
-	fx_more.compat = "renesas,sdhi-r8a7778";
-	assert_int_equal(fx_open(&f, &gen1), 0);
+	/* the generic SH-Mobile entry: no idle-wait bit; command busy from 0xcb0d on */
+	fx_more.compat = "renesas,sdhi-shmobile";
+	assert_int_equal(fx_open(&f, &nowait), 0);
 	inj_attach(&f, &ops);
 	assert_true(f.sdhi.have_cbsy);
 	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
@@ -1370,7 +1372,7 @@ static void test_write_end_waits_for_idle(void **state)
 	assert_int_equal(f.be.ops->card_busy(f.be.ctx), 1);
 	fx_close(&f);
 
-	fx_more.compat = "renesas,sdhi-r8a7778";
+	fx_more.compat = "renesas,sdhi-shmobile";
 	assert_int_equal(fx_open(&f, &o), 0);
 	assert_false(f.sdhi.have_cbsy);
 	assert_int_equal(f.sdhi.flags & MMCHAL_SDHI_F_IDLE_WAIT, 0);
