@@ -68,11 +68,12 @@ enum mmchal_sdhi_shift_rule {
     (SDHI_INTERNAL_DMAC_ADDR_MODE_FIXED_ONLY: RZ/G2L, RZ/A2) */
 #define MMCHAL_SDHI_F_FIXED_ADDR  (1u << 2)
 /** the clock divider has a 1/1 setting (SD_CLK_CTRL 0xff; Linux TMIO_MMC_CLK_ACTUAL
-    on Gen2, Gen3 and later) */
+    on R-Car Gen1, Gen2, Gen3 and later; not on SH-Mobile) */
 #define MMCHAL_SDHI_F_CLK_DIV1    (1u << 5)
 /** a DMA write without CMD12 after it ends only on an access end with the bus idle,
-    INFO2 bit 29 (Linux TMIO_MMC_HAS_IDLE_WAIT, Gen2 and later); without it the
-    command-busy bit clearing ends it */
+    INFO2 bit 29 (Linux TMIO_MMC_HAS_IDLE_WAIT: R-Car Gen1 and later, and SH-Mobile
+    sh73a0, r8a73a4 and r8a7740; not the generic "renesas,sdhi-shmobile"); without it
+    the command-busy bit clearing ends it */
 #define MMCHAL_SDHI_F_IDLE_WAIT   (1u << 6)
 /** internal DMAC read-channel end is DM_CM_INFO1 bit17, not bit20
     (R-Car H3 ES1.x and M3-W ES1.0: U-Boot, TF-A); normally a revision quirk */

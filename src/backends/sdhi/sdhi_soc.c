@@ -23,9 +23,11 @@
 		.flags = (f) | MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT                   \
 	}
 
-/* SYS-DMAC families: bus_shift by window size, TMIO default of 32 segments; Gen2
-   of_data has TMIO_MMC_CLK_ACTUAL (1/1 clock) and TMIO_MMC_HAS_IDLE_WAIT, Gen1 and
-   SH-Mobile have neither. */
+/* SYS-DMAC families: bus_shift by window size, TMIO default of 32 segments. Flags
+   as Linux's renesas_sdhi_sys_dmac.c of_data: of_rcar_gen2_compatible and
+   of_rcar_gen1_compatible have TMIO_MMC_CLK_ACTUAL (1/1 clock) and
+   TMIO_MMC_HAS_IDLE_WAIT; of_default_cfg (sh73a0, r8a73a4, r8a7740) has only
+   TMIO_MMC_HAS_IDLE_WAIT; "renesas,sdhi-shmobile" has no of_data, so neither. */
 #define SYSDMAC(c, blk, rx, f)                                                              \
 	{                                                                                   \
 		.compatible = (c), .kind = MMCHAL_SDHI_SYSDMAC,                             \
@@ -35,6 +37,7 @@
 
 #define F_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400)
 #define F_GEN2 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
+#define F_GEN1 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
 
 static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	/* R-Car Gen3 with their own entries (of_rcar_r8a7795_compatible and friends). */
@@ -67,14 +70,17 @@ static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	SYSDMAC("renesas,sdhi-r8a7794", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
 	SYSDMAC("renesas,rcar-gen2-sdhi", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
 	/* R-Car Gen1: of_rcar_gen1_compatible, no read alias, 256 blocks (TMIO default
-	   PAGE_SIZE / 512 * max_segs with 4 KiB pages and 32 segments). */
-	SYSDMAC("renesas,sdhi-r8a7778", 256u, 0u, 0),
-	SYSDMAC("renesas,sdhi-r8a7779", 256u, 0u, 0),
-	SYSDMAC("renesas,rcar-gen1-sdhi", 256u, 0u, 0),
-	/* SH-Mobile: same as Gen1; their trees usually carry no `dmas` -> PIO. */
-	SYSDMAC("renesas,sdhi-sh73a0", 256u, 0u, 0),
-	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u, 0),
-	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u, 0),
+	   PAGE_SIZE / 512 * max_segs with 4 KiB pages and 32 segments); 1/1 clock and
+	   idle wait as on Gen2. */
+	SYSDMAC("renesas,sdhi-r8a7778", 256u, 0u, F_GEN1),
+	SYSDMAC("renesas,sdhi-r8a7779", 256u, 0u, F_GEN1),
+	SYSDMAC("renesas,rcar-gen1-sdhi", 256u, 0u, F_GEN1),
+	/* SH-Mobile: limits as Gen1; their trees usually carry no `dmas` -> PIO.
+	   of_default_cfg: the idle wait, no 1/1 clock. */
+	SYSDMAC("renesas,sdhi-sh73a0", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
+	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
+	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
+	/* The generic SH-Mobile string has no of_data in Linux: no flags. */
 	SYSDMAC("renesas,sdhi-shmobile", 256u, 0u, 0),
 #endif
 };

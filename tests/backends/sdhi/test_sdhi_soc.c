@@ -28,30 +28,34 @@ struct soc_row {
 	uint32_t flags;
 };
 
+/* The 1/1 divider and the idle wait: every R-Car generation (Linux
+   TMIO_MMC_CLK_ACTUAL | TMIO_MMC_HAS_IDLE_WAIT); SH-Mobile's of_default_cfg has
+   only the idle wait, the generic "renesas,sdhi-shmobile" neither. */
+#define R_RCAR (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
+#define R_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400 | R_RCAR)
+
 /* One row per compatible of the shared boards (expected.csv), with the reg sizes
    their trees give, plus table entries those boards do not exercise. */
 static const struct soc_row rows[] = {
 #if WITH_SYS_SOCS
-	{"renesas,sdhi-r8a73a4", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0, 0},
-	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, 0},
-	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 8388607, 32, 0x2000, 0},
-	{"renesas,rcar-gen2-sdhi", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, 0},
+	{"renesas,sdhi-r8a73a4", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0,
+	 MMCHAL_SDHI_F_IDLE_WAIT},
+	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, R_RCAR},
+	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 8388607, 32, 0x2000, R_RCAR},
+	{"renesas,rcar-gen2-sdhi", MMCHAL_SDHI_SYSDMAC, 0x328, 1, 8388607, 32, 0x2000, R_RCAR},
 #endif
-	{"renesas,sdhi-r8a7795", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
-	{"renesas,sdhi-r8a77965", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
-	{"renesas,rcar-gen3-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
-	{"renesas,rcar-gen4-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400},
+	{"renesas,sdhi-r8a7795", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, R_GEN3},
+	{"renesas,sdhi-r8a77965", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, R_GEN3},
+	{"renesas,rcar-gen3-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, R_GEN3},
+	{"renesas,rcar-gen4-sdhi", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, R_GEN3},
 	{"renesas,rzg2l-sdhi", MMCHAL_SDHI_IDMAC, 0x10000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR},
-	{"renesas,sdhi-r8a77995", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0, MMCHAL_SDHI_F_MERGE},
+	 MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR | R_RCAR},
+	{"renesas,sdhi-r8a77995", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
+	 MMCHAL_SDHI_F_MERGE | R_RCAR},
 	{"renesas,sdhi-r7s9210", MMCHAL_SDHI_IDMAC, 0x2000, 2, 8388607, 1, 0,
-	 MMCHAL_SDHI_F_FIXED_ADDR},
+	 MMCHAL_SDHI_F_FIXED_ADDR | R_RCAR},
 #if WITH_SYS_SOCS
-	{"renesas,rcar-gen1-sdhi", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0, 0},
+	{"renesas,rcar-gen1-sdhi", MMCHAL_SDHI_SYSDMAC, 0x100, 0, 256, 32, 0, R_RCAR},
 	{"renesas,sdhi-shmobile", MMCHAL_SDHI_SYSDMAC, 0x200, 1, 256, 32, 0, 0},
 #endif
 };
@@ -69,18 +73,17 @@ static void test_rows(void **state)
 		assert_int_equal(s->max_blk_count, rows[i].max_blk_count);
 		assert_int_equal(s->max_segs, rows[i].max_segs);
 		assert_int_equal(s->dma_rx_offset, rows[i].rx_off);
-		assert_int_equal(s->flags & ~(MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT),
-				 rows[i].flags);
-		/* 1/1 divider on Gen2 and later, not on Gen1 / SH-Mobile */
-		assert_int_equal(!!(s->flags & MMCHAL_SDHI_F_CLK_DIV1),
-				 rows[i].max_blk_count != 256);
+		assert_int_equal(s->flags, rows[i].flags);
 	}
 }
 
 /* Every entry of the table, with REFERENCE.md's per-compatible data: driver,
    bus_shift rule, max_segs, max_blk_count, read-port alias (+0x2000 on Gen2
    only) and the notes column (merge, HS400, fixed address mode). The 1/1
-   divider and the idle wait are the Gen2-and-later flags of mmchal/sdhi.h. */
+   divider and the idle wait are Linux's tmio_flags TMIO_MMC_CLK_ACTUAL and
+   TMIO_MMC_HAS_IDLE_WAIT: both in every R-Car of_data, Gen1 included
+   (of_rcar_gen1_compatible); only the idle wait in SH-Mobile's of_default_cfg;
+   none for "renesas,sdhi-shmobile", which has no of_data. */
 struct soc_entry {
 	const char *compat;
 	enum mmchal_sdhi_kind kind;
@@ -91,8 +94,10 @@ struct soc_entry {
 	uint32_t flags;
 };
 
-#define E_GEN2 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
-#define E_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400 | E_GEN2)
+#define E_GEN2     (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
+#define E_GEN1     (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
+#define E_SHMOBILE MMCHAL_SDHI_F_IDLE_WAIT
+#define E_GEN3     (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400 | E_GEN2)
 #define E_IDMAC(c, f)                                                                 \
 	{                                                                             \
 		(c), MMCHAL_SDHI_IDMAC, MMCHAL_SDHI_SHIFT_FIXED_2, 8388607, 1, 0, (f) \
@@ -121,12 +126,12 @@ static const struct soc_entry entries[] = {
 	E_SYS("renesas,sdhi-r8a7793", 8388607, 0x2000, E_GEN2),
 	E_SYS("renesas,sdhi-r8a7794", 8388607, 0x2000, E_GEN2),
 	E_SYS("renesas,rcar-gen2-sdhi", 8388607, 0x2000, E_GEN2),
-	E_SYS("renesas,sdhi-r8a7778", 256, 0, 0),
-	E_SYS("renesas,sdhi-r8a7779", 256, 0, 0),
-	E_SYS("renesas,rcar-gen1-sdhi", 256, 0, 0),
-	E_SYS("renesas,sdhi-sh73a0", 256, 0, 0),
-	E_SYS("renesas,sdhi-r8a73a4", 256, 0, 0),
-	E_SYS("renesas,sdhi-r8a7740", 256, 0, 0),
+	E_SYS("renesas,sdhi-r8a7778", 256, 0, E_GEN1),
+	E_SYS("renesas,sdhi-r8a7779", 256, 0, E_GEN1),
+	E_SYS("renesas,rcar-gen1-sdhi", 256, 0, E_GEN1),
+	E_SYS("renesas,sdhi-sh73a0", 256, 0, E_SHMOBILE),
+	E_SYS("renesas,sdhi-r8a73a4", 256, 0, E_SHMOBILE),
+	E_SYS("renesas,sdhi-r8a7740", 256, 0, E_SHMOBILE),
 	E_SYS("renesas,sdhi-shmobile", 256, 0, 0),
 #endif
 };
