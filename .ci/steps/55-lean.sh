@@ -1,4 +1,4 @@
-# step: lean library: eMMC-only read-only build without IOMMU layer, bounce pool and fast path, with and without counters (tests/lean)
+# step: lean library: eMMC-only read-only build without IOMMU layer, bounce pool and fast path, with and without counters (tests/lean); libraries with one SDHI backend
 # The build options of docs/footprint.md, on the host: eMMC identification
 # and reads over the simulated board still work, writes, erases and the
 # left-out layers are refused, every request is checked and planned in full;
@@ -6,3 +6,14 @@
 cd "$(dirname "$0")/../.."
 cmake --workflow --preset lean
 cmake --workflow --preset lean-nostats
+
+# A library with one SDHI backend (a boot loader's choice) builds with its
+# tests and passes them: tests that need a left-out backend are not built,
+# bad input is refused the same way (docs/footprint.md, MMCHAL_BACKENDS).
+for backends in sdhi_idmac sdhi_sysdmac; do
+	dir=build/one-$backends
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug "-DMMCHAL_BACKENDS=$backends" \
+		-DMMCHAL_BUILD_BENCH=OFF -DMMCHAL_BUILD_TOOLS=OFF >/dev/null
+	cmake --build "$dir" -j2 >/dev/null
+	ctest --test-dir "$dir" -j2 --output-on-failure | tail -3
+done
