@@ -1149,21 +1149,20 @@ static void test_width_bits_and_requests(void **state)
 	fx_close(&f);
 }
 
+/* A Gen2 SoC with the SYS-DMAC backend and an eMMC, every other option at its default. */
+#define GEN2_SYSDMAC_MMC                                                                  \
+	{                                                                                 \
+		.soc = MMCHAL_SIM_SOC_GEN2, .kind = MMCHAL_SDHI_SYSDMAC, .bus_shift = -1, \
+		.card = MMCHAL_SIM_CARD_MMC                                               \
+	}
+
 /* A part without the idle wait ("renesas,sdhi-shmobile", no Linux of_data: no
    MMCHAL_SDHI_F_IDLE_WAIT) ends a DMA write on the access end once command busy is
    clear, with the card still busy programming; it does not wait for the bus-idle
    bit (INFO2 bit 29). */
 static void test_write_end_without_idle_wait(void **state)
 {
-	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2,
-			    MMCHAL_SDHI_SYSDMAC,
-			    -1,
-			    0,
-			    0,
-			    MMCHAL_SIM_CARD_MMC,
-			    false,
-			    false,
-			    0};
+	struct fx_opts o = GEN2_SYSDMAC_MMC;
 	struct fx f;
 	struct blk t;
 	uint32_t ev;
@@ -1319,15 +1318,7 @@ static void test_r2_response_bits(void **state)
  */
 static void test_write_end_waits_for_idle(void **state)
 {
-	struct fx_opts nowait = {MMCHAL_SIM_SOC_GEN2,
-				 MMCHAL_SDHI_SYSDMAC,
-				 -1,
-				 0,
-				 0,
-				 MMCHAL_SIM_CARD_MMC,
-				 false,
-				 false,
-				 0};
+	struct fx_opts nowait = GEN2_SYSDMAC_MMC;
 	struct fx_opts o = {MMCHAL_SIM_SOC_GEN2, MMCHAL_SDHI_PIO, -1,    0x490c, 0,
 			    MMCHAL_SIM_CARD_MMC, false,           false, 0};
 	struct mmchal_bus_ops ops;
