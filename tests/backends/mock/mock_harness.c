@@ -41,6 +41,16 @@ void mh_init(const struct mmchal_mock_cfg *cfg)
 	assert_int_equal(mmchal_mock_init(&mh, cfg), 0);
 }
 
+void mh_sdio_init(uint32_t bus, uint8_t functions)
+{
+	struct mmchal_mock_cfg cfg;
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 64u * 1024u);
+	cfg.host.bus = bus;
+	cfg.sdio_functions = functions;
+	mh_init(&cfg);
+}
+
 uint32_t mh_run(struct mmchal_xfer *x)
 {
 	uint32_t all = 0;

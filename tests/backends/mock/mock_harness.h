@@ -24,6 +24,9 @@ extern const struct mmchal_backend_ops *mh_ops;
 void mh_cfg(struct mmchal_mock_cfg *cfg, enum mmchal_mock_card card, uint64_t size);
 /* mmchal_mock_init(&mh, cfg), asserted. */
 void mh_init(const struct mmchal_mock_cfg *cfg);
+/* mh_init() of an SDIO card over 64 KiB of mh_image with @p functions I/O
+   functions, on a host with the bus capabilities @p bus. */
+void mh_sdio_init(uint32_t bus, uint8_t functions);
 /* Pattern byte of image offset @p off. */
 uint8_t mh_pattern(uint64_t off);
 

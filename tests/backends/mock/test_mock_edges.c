@@ -135,15 +135,11 @@ static void test_hw_reset_off_card(void **state)
    signals nothing. */
 static void test_sdio_irq_needs_ienm(void **state)
 {
-	struct mmchal_mock_cfg cfg;
 	struct mmchal_cmd c;
 	uint32_t ev;
 
 	(void)state;
-	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 64u * 1024u);
-	cfg.host.bus = MMCHAL_BUS_SDIO_IRQ;
-	cfg.sdio_functions = 1;
-	mh_init(&cfg);
+	mh_sdio_init(MMCHAL_BUS_SDIO_IRQ, 1);
 	mh_sdio_to_tran();
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), 0);
 	/* CMD52 write of IEN1 alone to CCCR 0x04, read back */

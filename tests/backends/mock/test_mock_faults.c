@@ -183,15 +183,11 @@ static void test_write_protect_csd_bit(void **state)
    again (once each time). */
 static void test_sdio_irq_raised_again(void **state)
 {
-	struct mmchal_mock_cfg cfg;
 	struct mmchal_cmd c;
 	uint32_t ev;
 
 	(void)state;
-	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 64u * 1024u);
-	cfg.host.bus = MMCHAL_BUS_SDIO_IRQ;
-	cfg.sdio_functions = 1;
-	mh_init(&cfg);
+	mh_sdio_init(MMCHAL_BUS_SDIO_IRQ, 1);
 	mh_sdio_to_tran();
 	/* CMD52 write of IENM and IEN1 to CCCR 0x04 */
 	assert_int_equal(mh_cmd(52, 1u << 31 | 1u << 27 | 0x04u << 9 | 0x03u, MMCHAL_RSP_R5, &c),

@@ -23,16 +23,6 @@
 
 static uint8_t buf[1024];
 
-static void sdio(uint32_t bus, uint8_t functions)
-{
-	struct mmchal_mock_cfg cfg;
-
-	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 64u * 1024u);
-	cfg.host.bus = bus;
-	cfg.sdio_functions = functions;
-	mh_init(&cfg);
-}
-
 /* CMD52: returns the whole R5. */
 static uint32_t rw(bool write, uint32_t fn, uint32_t addr, uint8_t v)
 {
@@ -56,7 +46,7 @@ static void test_identification(void **state)
 	struct mmchal_cmd c;
 
 	(void)state;
-	sdio(0, 2);
+	mh_sdio_init(0, 2);
 	/* Memory probing gets silence. */
 	assert_int_equal(mh_cmd(8, 0x1aa, MMCHAL_RSP_R7, &c), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(mh_cmd(55, 0, MMCHAL_RSP_R1, &c), MMCHAL_EV_CMD_ERROR);
@@ -145,7 +135,7 @@ static void test_cccr(void **state)
 	struct mmchal_data d;
 
 	(void)state;
-	sdio(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
 	mh_sdio_to_tran();
 	/* IOE with read-after-write; IOR follows; bits beyond the functions drop. */
 	assert_int_equal(rw(true, 0, 0x02, 0xfe), R5_CMD | 0x02);
@@ -186,7 +176,7 @@ static void test_rw_extended(void **state)
 	uint32_t w = 1u << 31, fn1 = 1u << 28, blk = 1u << 27, inc = 1u << 26;
 
 	(void)state;
-	sdio(0, 1);
+	mh_sdio_init(0, 1);
 	mh_sdio_to_tran();
 	/* Block mode needs a block size first. */
 	assert_int_equal(mh_pio(53, fn1 | blk | inc | 0x100u << 9 | 2u, MMCHAL_DIR_FROM_CARD, 64, 2,
@@ -255,9 +245,9 @@ static void test_sdio_irq(void **state)
 	uint32_t ev;
 
 	(void)state;
-	sdio(0, 1);
+	mh_sdio_init(0, 1);
 	assert_int_equal(mh_ops->enable_sdio_irq(&mh, true), MMCHAL_ENOTSUP);
-	sdio(MMCHAL_BUS_SDIO_IRQ, 1);
+	mh_sdio_init(MMCHAL_BUS_SDIO_IRQ, 1);
 	mh_sdio_to_tran();
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x04), MMCHAL_EINVAL); /* no function 2 */
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), 0);
@@ -288,7 +278,7 @@ static void test_sdio_irq(void **state)
 	assert_int_equal(ev, 0);
 	assert_int_equal(rd(0, 0x05), 0);
 	/* Not an SDIO card: refused. */
-	sdio(0, 1);
+	mh_sdio_init(0, 1);
 	mh.cfg.card = MMCHAL_MOCK_SDHC;
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), MMCHAL_EINVAL);
 }
@@ -301,7 +291,7 @@ static void test_cmd52_edges(void **state)
 	struct mmchal_cmd c;
 
 	(void)state;
-	sdio(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
 	mh_sdio_to_tran();
 	/* bus width 01 and 11 are not offered: nothing changes */
 	assert_int_equal(rw(true, 0, 0x07, 0x01), R5_CMD | 0x00);
@@ -341,13 +331,13 @@ static void test_cmd52_edges(void **state)
 	assert_int_equal(c.error, MMCHAL_EILSEQ);
 
 	/* CMD5 with a voltage the card does not take: silent, inactive */
-	sdio(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
 	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
 	assert_int_equal(mh_cmd(5, 0x00000080u, MMCHAL_RSP_R4, &c), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_INA);
 	/* inquiry in ready: the OCR with the ready bit */
-	sdio(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
 	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
 	assert_int_equal(mh_cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &c), CMD_DONE);
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
@@ -365,7 +355,7 @@ static void test_cmd53_other_function(void **state)
 	uint8_t b4[4];
 
 	(void)state;
-	sdio(MMCHAL_BUS_4_BIT, 2);
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 2);
 	assert_int_equal(mh_cmd(0, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), MMCHAL_EV_CMD_ERROR);
 	assert_int_equal(c.error, MMCHAL_EILSEQ);
