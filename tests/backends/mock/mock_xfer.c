@@ -32,17 +32,22 @@ void sd_default(void)
 	sd_tran(&cfg);
 }
 
-struct mmchal_dma_caps dma_caps(uint32_t max_segs)
+struct mmchal_dma_caps dma_both(const struct mmchal_dma_dir_caps *each)
 {
 	struct mmchal_dma_caps d;
 
 	memset(&d, 0, sizeof(d));
 	d.kind = MMCHAL_DMA_INTERNAL;
-	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
-		d.dir[i].max_segs = max_segs;
-		d.dir[i].max_seg_size = 65536;
-	}
+	for (int i = 0; i < MMCHAL_DIR_COUNT; i++)
+		d.dir[i] = *each;
 	return d;
+}
+
+struct mmchal_dma_caps dma_caps(uint32_t max_segs)
+{
+	const struct mmchal_dma_dir_caps each = {.max_segs = max_segs, .max_seg_size = 65536};
+
+	return dma_both(&each);
 }
 
 void dma_xfer(struct mmchal_xfer *x, struct mmchal_cmd *c, struct mmchal_data *d, uint32_t op,

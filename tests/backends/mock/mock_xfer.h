@@ -23,6 +23,8 @@ extern struct mmchal_dma_seg segs[4];
 void sd_tran(struct mmchal_mock_cfg *cfg);
 /* sd_tran() of an SDHC card over all of mh_image, with no DMA engine. */
 void sd_default(void);
+/* An internal engine with the rules @p each in both directions. */
+struct mmchal_dma_caps dma_both(const struct mmchal_dma_dir_caps *each);
 /* An internal engine taking @p max_segs segments of up to 64 KiB each way, no
    other rule. */
 struct mmchal_dma_caps dma_caps(uint32_t max_segs);

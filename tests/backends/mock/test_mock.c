@@ -814,6 +814,16 @@ static void test_abort_and_busy_phase(void **state)
    and each DMA rule of the configured engine; each counted in the statistics. */
 static void test_start_refusals(void **state)
 {
+	static const struct mmchal_dma_dir_caps rules = {
+		.max_segs = 4,
+		.max_seg_size = 4096,
+		.addr_align = 8,
+		.len_granule = 4,
+		.addr_bits = 32,
+		.seg_boundary = 0xffff,
+		.min_len = 16,
+		.max_xfer = 4096,
+	};
 	static uint8_t mem[8192];
 	struct mmchal_mock_cfg cfg;
 	struct mmchal_sg one, sg2[2];
@@ -825,19 +835,7 @@ static void test_start_refusals(void **state)
 
 	(void)state;
 	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
-	cfg.dma.kind = MMCHAL_DMA_INTERNAL;
-	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
-		struct mmchal_dma_dir_caps *dc = &cfg.dma.dir[i];
-
-		dc->max_segs = 4;
-		dc->max_seg_size = 4096;
-		dc->addr_align = 8;
-		dc->len_granule = 4;
-		dc->addr_bits = 32;
-		dc->seg_boundary = 0xffff;
-		dc->min_len = 16;
-		dc->max_xfer = 4096;
-	}
+	cfg.dma = dma_both(&rules);
 	mh_init(&cfg);
 	for (int k = 0; k < 28; k++) {
 		memset(&c, 0, sizeof(c));
@@ -1042,6 +1040,7 @@ static void test_api_bad_args(void **state)
    scheduled on hw_reset, and the busy level in the status. */
 static void test_init_dma_and_status(void **state)
 {
+	static const struct mmchal_dma_dir_caps one_byte = {.max_segs = 1, .max_seg_size = 1};
 	struct mmchal_mock_cfg cfg;
 	struct mmchal_mock_status st;
 	struct mmchal_cmd c;
@@ -1049,11 +1048,7 @@ static void test_init_dma_and_status(void **state)
 	(void)state;
 	mh_cfg(&cfg, MMCHAL_MOCK_EMMC, MH_IMAGE_SIZE);
 	cfg.host.bus |= MMCHAL_BUS_HW_RESET;
-	cfg.dma.kind = MMCHAL_DMA_INTERNAL;
-	for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
-		cfg.dma.dir[i].max_segs = 1;
-		cfg.dma.dir[i].max_seg_size = 1;
-	}
+	cfg.dma = dma_both(&one_byte);
 	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
 	cfg.dma.dir[1].max_segs = 0;
 	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);

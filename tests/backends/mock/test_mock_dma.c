@@ -279,21 +279,19 @@ static void test_dma_exact_limits(void **state)
 	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		uint32_t blk = (uint32_t)r * 8u, pos = 0;
+		const struct mmchal_dma_dir_caps rules = {
+			.max_segs = 4,
+			.max_seg_size = 1024,
+			.addr_align = 8,
+			.len_granule = 4,
+			.addr_bits = rows[r].addr_bits,
+			.seg_boundary = 0xffff,
+			.min_len = 512,
+			.max_xfer = rows[r].max_xfer,
+		};
 
 		mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
-		cfg.dma.kind = MMCHAL_DMA_INTERNAL;
-		for (int i = 0; i < MMCHAL_DIR_COUNT; i++) {
-			struct mmchal_dma_dir_caps *dc = &cfg.dma.dir[i];
-
-			dc->max_segs = 4;
-			dc->max_seg_size = 1024;
-			dc->addr_align = 8;
-			dc->len_granule = 4;
-			dc->addr_bits = rows[r].addr_bits;
-			dc->seg_boundary = 0xffff;
-			dc->min_len = 512;
-			dc->max_xfer = rows[r].max_xfer;
-		}
+		cfg.dma = dma_both(&rules);
 		cfg.dma_to_cpu = low16_to_cpu;
 		sd_tran(&cfg);
 		memset(dma_mem, 0, sizeof(dma_mem));
