@@ -2,22 +2,10 @@
 #include <string.h>
 
 #include "card_fake.h"
+#include "reg128.h"
 #include "core/card_priv.h"
 
 #define SD_RCA 0x1234u
-
-static void put(uint32_t r[4], unsigned start, unsigned len, uint32_t v)
-{
-	for (unsigned i = 0; i < len; i++) {
-		unsigned b = start + i;
-		uint32_t m = 1u << (b % 32u);
-
-		if ((v >> i) & 1u)
-			r[3u - b / 32u] |= m;
-		else
-			r[3u - b / 32u] &= ~m;
-	}
-}
 
 static bool is_sd(const struct fake *f)
 {
@@ -40,24 +28,24 @@ static void build_sd(struct fake *f)
 {
 	static const char pnm[5] = {'F', 'S', 'D', '0', '1'};
 
-	put(f->cid, 120, 8, 0x03);
-	put(f->cid, 104, 16, 0x5344);
+	reg128_put(f->cid, 120, 8, 0x03);
+	reg128_put(f->cid, 104, 16, 0x5344);
 	for (unsigned i = 0; i < 5; i++)
-		put(f->cid, 96 - 8 * i, 8, (uint8_t)pnm[i]);
-	put(f->cid, 56, 8, 0x10);
-	put(f->cid, 24, 32, 0x00c0ffeeu);
-	put(f->cid, 12, 8, 25);
-	put(f->cid, 8, 4, 3);
-	put(f->csd, 96, 8, 0x32);
-	put(f->csd, 84, 12, 0x5b5); /* classes 0, 2, 4, 5, 7, 8, 10 */
-	put(f->csd, 80, 4, 9);
+		reg128_put(f->cid, 96 - 8 * i, 8, (uint8_t)pnm[i]);
+	reg128_put(f->cid, 56, 8, 0x10);
+	reg128_put(f->cid, 24, 32, 0x00c0ffeeu);
+	reg128_put(f->cid, 12, 8, 25);
+	reg128_put(f->cid, 8, 4, 3);
+	reg128_put(f->csd, 96, 8, 0x32);
+	reg128_put(f->csd, 84, 12, 0x5b5); /* classes 0, 2, 4, 5, 7, 8, 10 */
+	reg128_put(f->csd, 80, 4, 9);
 	if (f->kind == FAKE_SDHC) {
-		put(f->csd, 126, 2, 1);
-		put(f->csd, 48, 22, f->sectors / 1024u - 1u);
+		reg128_put(f->csd, 126, 2, 1);
+		reg128_put(f->csd, 48, 22, f->sectors / 1024u - 1u);
 	} else {
 		/* v1: (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) blocks of 512 */
-		put(f->csd, 62, 12, f->sectors / 4u - 1u);
-		put(f->csd, 47, 3, 0);
+		reg128_put(f->csd, 62, 12, f->sectors / 4u - 1u);
+		reg128_put(f->csd, 47, 3, 0);
 	}
 	f->scr[0] = f->kind == FAKE_SD_V1 ? 0x01 : 0x02;
 	f->scr[1] = 0x35;
@@ -72,24 +60,24 @@ static void build_mmc(struct fake *f)
 	static const char pnm[6] = {'F', 'E', 'M', 'M', 'C', '1'};
 	uint8_t *e = f->ext_csd;
 
-	put(f->cid, 120, 8, 0x15);
-	put(f->cid, 104, 16, 0x0100);
+	reg128_put(f->cid, 120, 8, 0x15);
+	reg128_put(f->cid, 104, 16, 0x0100);
 	for (unsigned i = 0; i < 6; i++)
-		put(f->cid, 96 - 8 * i, 8, (uint8_t)pnm[i]);
-	put(f->cid, 48, 8, 0x07);
-	put(f->cid, 16, 32, 0x12345678u);
-	put(f->cid, 12, 4, 6);
-	put(f->cid, 8, 4, 9); /* 2006, +16 with EXT_CSD_REV >= 5: 2022 */
-	put(f->csd, 126, 2, 3);
-	put(f->csd, 122, 4, 4);
-	put(f->csd, 96, 8, 0x32);
-	put(f->csd, 84, 12, 0x8f5);
-	put(f->csd, 80, 4, 9);
-	put(f->csd, 62, 12, 0xfff); /* saturated: SEC_COUNT holds the size */
-	put(f->csd, 47, 3, 7);
-	put(f->csd, 42, 5, 15); /* erase group 16 sectors */
-	put(f->csd, 37, 5, 0);
-	put(f->csd, 22, 4, 9);
+		reg128_put(f->cid, 96 - 8 * i, 8, (uint8_t)pnm[i]);
+	reg128_put(f->cid, 48, 8, 0x07);
+	reg128_put(f->cid, 16, 32, 0x12345678u);
+	reg128_put(f->cid, 12, 4, 6);
+	reg128_put(f->cid, 8, 4, 9); /* 2006, +16 with EXT_CSD_REV >= 5: 2022 */
+	reg128_put(f->csd, 126, 2, 3);
+	reg128_put(f->csd, 122, 4, 4);
+	reg128_put(f->csd, 96, 8, 0x32);
+	reg128_put(f->csd, 84, 12, 0x8f5);
+	reg128_put(f->csd, 80, 4, 9);
+	reg128_put(f->csd, 62, 12, 0xfff); /* saturated: SEC_COUNT holds the size */
+	reg128_put(f->csd, 47, 3, 7);
+	reg128_put(f->csd, 42, 5, 15); /* erase group 16 sectors */
+	reg128_put(f->csd, 37, 5, 0);
+	reg128_put(f->csd, 22, 4, 9);
 	e[EXT_CSD_REV] = 8;
 	e[EXT_CSD_CARD_TYPE] = 0x57;
 	e[EXT_CSD_SEC_COUNT] = (uint8_t)f->sectors;

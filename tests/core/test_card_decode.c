@@ -7,20 +7,7 @@
 #include <string.h>
 
 #include "core/card_priv.h"
-
-/* Put @len bits of @v at [start + len - 1 : start] of a register in response order. */
-static void put(uint32_t r[4], unsigned start, unsigned len, uint32_t v)
-{
-	for (unsigned i = 0; i < len; i++) {
-		unsigned b = start + i;
-		uint32_t m = 1u << (b % 32u);
-
-		if ((v >> i) & 1u)
-			r[3u - b / 32u] |= m;
-		else
-			r[3u - b / 32u] &= ~m;
-	}
-}
+#include "reg128.h"
 
 static void test_bits(void **state)
 {
@@ -55,17 +42,17 @@ static void test_sd_cid(void **state)
 	struct mmchal_cid cid;
 
 	(void)state;
-	put(r, 120, 8, 0x03);
-	put(r, 104, 16, 0x5344); /* "SD" */
-	put(r, 96, 8, 'S');
-	put(r, 88, 8, 'U');
-	put(r, 80, 8, '3');
-	put(r, 72, 8, '2');
-	put(r, 64, 8, 'G');
-	put(r, 56, 8, 0x80);
-	put(r, 24, 32, 0xdeadbeefu);
-	put(r, 12, 8, 24); /* 2024 */
-	put(r, 8, 4, 7);
+	reg128_put(r, 120, 8, 0x03);
+	reg128_put(r, 104, 16, 0x5344); /* "SD" */
+	reg128_put(r, 96, 8, 'S');
+	reg128_put(r, 88, 8, 'U');
+	reg128_put(r, 80, 8, '3');
+	reg128_put(r, 72, 8, '2');
+	reg128_put(r, 64, 8, 'G');
+	reg128_put(r, 56, 8, 0x80);
+	reg128_put(r, 24, 32, 0xdeadbeefu);
+	reg128_put(r, 12, 8, 24); /* 2024 */
+	reg128_put(r, 8, 4, 7);
 	mmchal_card_decode_sd_cid_(r, &cid);
 	assert_int_equal(cid.mid, 0x03);
 	assert_int_equal(cid.oid, 0x5344);
@@ -83,14 +70,14 @@ static void test_mmc_cid(void **state)
 	const char *name = "8GTF4R";
 
 	(void)state;
-	put(r, 120, 8, 0x15);
-	put(r, 104, 16, 0x0100);
+	reg128_put(r, 120, 8, 0x15);
+	reg128_put(r, 104, 16, 0x0100);
 	for (unsigned i = 0; i < 6; i++)
-		put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
-	put(r, 48, 8, 0x21);
-	put(r, 16, 32, 0x01020304u);
-	put(r, 12, 4, 11);
-	put(r, 8, 4, 5);
+		reg128_put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
+	reg128_put(r, 48, 8, 0x21);
+	reg128_put(r, 16, 32, 0x01020304u);
+	reg128_put(r, 12, 4, 11);
+	reg128_put(r, 8, 4, 5);
 	mmchal_card_decode_mmc_cid_(r, 0, &cid);
 	assert_int_equal(cid.mid, 0x15);
 	assert_int_equal(cid.oid, 0x0100);
@@ -103,7 +90,7 @@ static void test_mmc_cid(void **state)
 	mmchal_card_decode_mmc_cid_(r, 5, &cid);
 	assert_int_equal(cid.year, 2018);
 	/* an unprintable name byte is shown as '?' */
-	put(r, 96, 8, 0x01);
+	reg128_put(r, 96, 8, 0x01);
 	mmchal_card_decode_mmc_cid_(r, 0, &cid);
 	assert_string_equal(cid.pnm, "?GTF4R");
 }
@@ -151,14 +138,14 @@ static void test_cid_clears_garbage(void **state)
 	/* the layout this test relies on: at least one padding byte */
 	assert_true(npad > 0u);
 
-	put(r, 120, 8, 0x11);
-	put(r, 104, 16, 0x0203);
+	reg128_put(r, 120, 8, 0x11);
+	reg128_put(r, 104, 16, 0x0203);
 	for (unsigned i = 0; i < 6; i++)
-		put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
-	put(r, 48, 8, 0x42);
-	put(r, 16, 32, 0x89abcdefu);
-	put(r, 12, 4, 3);
-	put(r, 8, 4, 2);
+		reg128_put(r, 96 - 8 * i, 8, (uint8_t)name[i]);
+	reg128_put(r, 48, 8, 0x42);
+	reg128_put(r, 16, 32, 0x89abcdefu);
+	reg128_put(r, 12, 4, 3);
+	reg128_put(r, 8, 4, 2);
 	memset(&cid, 0xa5, sizeof(cid));
 	mmchal_card_decode_mmc_cid_(r, 0, &cid);
 	assert_int_equal(cid.mid, 0x11);
@@ -174,17 +161,17 @@ static void test_cid_clears_garbage(void **state)
 
 	/* the SD decoder: a 5-character name, pnm[5] the terminator, pnm[6] 0 */
 	memset(r, 0, sizeof(r));
-	put(r, 120, 8, 0x27);
-	put(r, 104, 16, 0x5048);
-	put(r, 96, 8, 'S');
-	put(r, 88, 8, 'D');
-	put(r, 80, 8, '1');
-	put(r, 72, 8, '6');
-	put(r, 64, 8, 'G');
-	put(r, 56, 8, 0x30);
-	put(r, 24, 32, 0x00c0ffeeu);
-	put(r, 12, 8, 21);
-	put(r, 8, 4, 12);
+	reg128_put(r, 120, 8, 0x27);
+	reg128_put(r, 104, 16, 0x5048);
+	reg128_put(r, 96, 8, 'S');
+	reg128_put(r, 88, 8, 'D');
+	reg128_put(r, 80, 8, '1');
+	reg128_put(r, 72, 8, '6');
+	reg128_put(r, 64, 8, 'G');
+	reg128_put(r, 56, 8, 0x30);
+	reg128_put(r, 24, 32, 0x00c0ffeeu);
+	reg128_put(r, 12, 8, 21);
+	reg128_put(r, 8, 4, 12);
 	memset(&cid, 0x5a, sizeof(cid));
 	mmchal_card_decode_sd_cid_(r, &cid);
 	assert_int_equal(cid.mid, 0x27);
@@ -205,12 +192,12 @@ static void test_sd_csd_v1(void **state)
 	struct mmchal_csd csd;
 
 	(void)state;
-	put(r, 126, 2, 0);
-	put(r, 96, 8, 0x32);
-	put(r, 84, 12, 0x5b5);
-	put(r, 80, 4, 10);     /* 1024-byte READ_BL_LEN: a 2 GB SDSC */
-	put(r, 62, 12, 4095u); /* C_SIZE */
-	put(r, 47, 3, 7);      /* C_SIZE_MULT */
+	reg128_put(r, 126, 2, 0);
+	reg128_put(r, 96, 8, 0x32);
+	reg128_put(r, 84, 12, 0x5b5);
+	reg128_put(r, 80, 4, 10);     /* 1024-byte READ_BL_LEN: a 2 GB SDSC */
+	reg128_put(r, 62, 12, 4095u); /* C_SIZE */
+	reg128_put(r, 47, 3, 7);      /* C_SIZE_MULT */
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 0);
 	assert_int_equal(csd.tran_speed_hz, 25000000u);
@@ -220,16 +207,16 @@ static void test_sd_csd_v1(void **state)
 	assert_int_equal(csd.capacity, 2147483648ull);
 	assert_false(csd.perm_wp);
 	assert_false(csd.tmp_wp);
-	put(r, 12, 1, 1);
+	reg128_put(r, 12, 1, 1);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_true(csd.tmp_wp);
-	put(r, 13, 1, 1);
-	put(r, 12, 1, 0);
+	reg128_put(r, 13, 1, 1);
+	reg128_put(r, 12, 1, 0);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_true(csd.perm_wp);
 	assert_false(csd.tmp_wp);
 	/* READ_BL_LEN outside 9..11 is malformed */
-	put(r, 80, 4, 8);
+	reg128_put(r, 80, 4, 8);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
@@ -239,24 +226,24 @@ static void test_sd_csd_v2(void **state)
 	struct mmchal_csd csd;
 
 	(void)state;
-	put(r, 126, 2, 1);
-	put(r, 112, 8, 0x0e);
-	put(r, 96, 8, 0x5a);
-	put(r, 80, 4, 9);
-	put(r, 48, 22, 0x00ed1f); /* C_SIZE 60703: (60703 + 1) x 512 KiB */
+	reg128_put(r, 126, 2, 1);
+	reg128_put(r, 112, 8, 0x0e);
+	reg128_put(r, 96, 8, 0x5a);
+	reg128_put(r, 80, 4, 9);
+	reg128_put(r, 48, 22, 0x00ed1f); /* C_SIZE 60703: (60703 + 1) x 512 KiB */
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 1);
 	assert_int_equal(csd.tran_speed_hz, 50000000u);
 	assert_int_equal(csd.capacity, 60704ull * 524288ull);
 	assert_int_equal(csd.erase_grp, 1);
 	/* SDXC: the full 22-bit field */
-	put(r, 48, 22, 0x3fffff);
+	reg128_put(r, 48, 22, 0x3fffff);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.capacity, 4194304ull * 524288ull);
 	/* CSD v3 / reserved */
-	put(r, 126, 2, 2);
+	reg128_put(r, 126, 2, 2);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
-	put(r, 126, 2, 3);
+	reg128_put(r, 126, 2, 3);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
@@ -266,25 +253,25 @@ static void test_mmc_csd(void **state)
 	struct mmchal_csd csd;
 
 	(void)state;
-	put(r, 126, 2, 3);
-	put(r, 122, 4, 4);
-	put(r, 96, 8, 0x32);
-	put(r, 80, 4, 9);
-	put(r, 62, 12, 0xfff); /* the saturated size of a > 2 GB card */
-	put(r, 47, 3, 7);
-	put(r, 42, 5, 31);
-	put(r, 37, 5, 31);
-	put(r, 22, 4, 9);
+	reg128_put(r, 126, 2, 3);
+	reg128_put(r, 122, 4, 4);
+	reg128_put(r, 96, 8, 0x32);
+	reg128_put(r, 80, 4, 9);
+	reg128_put(r, 62, 12, 0xfff); /* the saturated size of a > 2 GB card */
+	reg128_put(r, 47, 3, 7);
+	reg128_put(r, 42, 5, 31);
+	reg128_put(r, 37, 5, 31);
+	reg128_put(r, 22, 4, 9);
 	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 	assert_int_equal(csd.structure, 3);
 	assert_int_equal(csd.spec_vers, 4);
 	assert_int_equal(csd.tran_speed_hz, 26000000u);
 	assert_int_equal(csd.capacity, 4096ull * 512ull * 512ull);
 	assert_int_equal(csd.erase_grp, 1024);
-	put(r, 22, 4, 10); /* 1 KiB write blocks: group counted in 512-byte sectors */
+	reg128_put(r, 22, 4, 10); /* 1 KiB write blocks: group counted in 512-byte sectors */
 	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 	assert_int_equal(csd.erase_grp, 2048);
-	put(r, 80, 4, 12);
+	reg128_put(r, 80, 4, 12);
 	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
 }
 
@@ -548,25 +535,25 @@ static void test_decode_edges(void **state)
 
 	(void)state;
 	/* PNM bytes 0x1f, 0x20, 0x7e, 0x7f, 'A' */
-	put(r, 96, 8, 0x1f);
-	put(r, 88, 8, 0x20);
-	put(r, 80, 8, 0x7e);
-	put(r, 72, 8, 0x7f);
-	put(r, 64, 8, 'A');
+	reg128_put(r, 96, 8, 0x1f);
+	reg128_put(r, 88, 8, 0x20);
+	reg128_put(r, 80, 8, 0x7e);
+	reg128_put(r, 72, 8, 0x7f);
+	reg128_put(r, 64, 8, 'A');
 	mmchal_card_decode_sd_cid_(r, &cid);
 	assert_string_equal(cid.pnm, "? ~?A");
 	/* SD CSD v1 with READ_BL_LEN 8, 11 and 12; eMMC with 12 */
 	memset(r, 0, sizeof(r));
-	put(r, 80, 4, 8);
+	reg128_put(r, 80, 4, 8);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
-	put(r, 80, 4, 11);
+	reg128_put(r, 80, 4, 11);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.capacity, 1ull << (2 + 11));
-	put(r, 80, 4, 12);
+	reg128_put(r, 80, 4, 12);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), MMCHAL_EPROTO);
-	put(r, 126, 2, 3);
+	reg128_put(r, 126, 2, 3);
 	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), MMCHAL_EPROTO);
-	put(r, 80, 4, 11);
+	reg128_put(r, 80, 4, 11);
 	assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 	/* a common FUNCE of 3 bytes, a function FUNCE of 13: no block size */
 	cis_setup();
@@ -639,27 +626,27 @@ static void test_field_widths(void **state)
 	assert_string_equal(cid.pnm, "??????");
 	/* the PSN ends below PRV's lowest bit */
 	memset(r, 0, sizeof(r));
-	put(r, 56, 1, 1);
+	reg128_put(r, 56, 1, 1);
 	mmchal_card_decode_sd_cid_(r, &cid);
 	assert_int_equal(cid.psn, 0);
 	assert_int_equal(cid.prv, 1);
 	/* eMMC year 2010 (code 13) is not moved by the REV 5 rule */
 	memset(r, 0, sizeof(r));
-	put(r, 8, 4, 13);
+	reg128_put(r, 8, 4, 13);
 	mmchal_card_decode_mmc_cid_(r, 5, &cid);
 	assert_int_equal(cid.year, 2010);
-	put(r, 8, 4, 12);
+	reg128_put(r, 8, 4, 12);
 	mmchal_card_decode_mmc_cid_(r, 5, &cid);
 	assert_int_equal(cid.year, 2025);
 
 	/* SD CSD v1: C_SIZE [73:62] with reserved bit 74 set, TRAN_SPEED LSB set */
 	memset(r, 0, sizeof(r));
-	put(r, 96, 8, 0x33);
-	put(r, 84, 12, 0x5b5);
-	put(r, 80, 4, 9);
-	put(r, 74, 1, 1);
-	put(r, 62, 12, 1);
-	put(r, 47, 3, 0);
+	reg128_put(r, 96, 8, 0x33);
+	reg128_put(r, 84, 12, 0x5b5);
+	reg128_put(r, 80, 4, 9);
+	reg128_put(r, 74, 1, 1);
+	reg128_put(r, 62, 12, 1);
+	reg128_put(r, 47, 3, 0);
 	memset(&csd, 0xa5, sizeof(csd));
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.ccc, 0x5b5);
@@ -667,10 +654,10 @@ static void test_field_widths(void **state)
 	assert_int_equal(csd.spec_vers, 0);
 	/* SD CSD v2: C_SIZE [69:48] with reserved bit 70 set */
 	memset(r, 0, sizeof(r));
-	put(r, 126, 2, 1);
-	put(r, 80, 4, 9);
-	put(r, 70, 1, 1);
-	put(r, 48, 22, 3);
+	reg128_put(r, 126, 2, 1);
+	reg128_put(r, 80, 4, 9);
+	reg128_put(r, 70, 1, 1);
+	reg128_put(r, 48, 22, 3);
 	assert_int_equal(mmchal_card_decode_sd_csd_(r, &csd), 0);
 	assert_int_equal(csd.capacity, 4ull << 19);
 	/* all ones: CCC is 12 bits even when the decode fails */
@@ -687,11 +674,11 @@ static void test_field_widths(void **state)
 
 		for (uint32_t k = 0; k < sizeof(w) / sizeof(w[0]); k++) {
 			memset(r, 0, sizeof(r));
-			put(r, 80, 4, 9);
-			put(r, 42, 5, 1); /* ERASE_GRP_SIZE 1: 2 */
-			put(r, 37, 5, 1); /* ERASE_GRP_MULT 1: 2 */
-			put(r, 22, 4, w[k].wbl);
-			put(r, 26, 1, 1);
+			reg128_put(r, 80, 4, 9);
+			reg128_put(r, 42, 5, 1); /* ERASE_GRP_SIZE 1: 2 */
+			reg128_put(r, 37, 5, 1); /* ERASE_GRP_MULT 1: 2 */
+			reg128_put(r, 22, 4, w[k].wbl);
+			reg128_put(r, 26, 1, 1);
 			assert_int_equal(mmchal_card_decode_mmc_csd_(r, &csd), 0);
 			assert_int_equal(csd.erase_grp, w[k].grp);
 		}

@@ -15,6 +15,7 @@
 
 #include "card_fake.h"
 #include "core/card_priv.h"
+#include "reg128.h"
 
 #define SECTORS 2048u
 
@@ -40,19 +41,6 @@ static void start(void)
 	cfg.delay_us = count_delay;
 	ndelay_poll = 0;
 	assert_int_equal(mmchal_card_setup(&card, &cfg), 0);
-}
-
-static void put(uint32_t r[4], unsigned start_bit, unsigned len, uint32_t v)
-{
-	for (unsigned i = 0; i < len; i++) {
-		unsigned b = start_bit + i;
-		uint32_t m = 1u << (b % 32u);
-
-		if ((v >> i) & 1u)
-			r[3u - b / 32u] |= m;
-		else
-			r[3u - b / 32u] &= ~m;
-	}
 }
 
 static uint32_t last_op(void)
@@ -378,9 +366,9 @@ static void test_mmc3_card(void **state)
 {
 	(void)state;
 	start();
-	put(fk.csd, 122, 4, 3); /* SPEC_VERS 3: no EXT_CSD */
-	put(fk.csd, 12, 1, 1);  /* TMP_WRITE_PROTECT */
-	put(fk.csd, 96, 8, 0x2a);
+	reg128_put(fk.csd, 122, 4, 3); /* SPEC_VERS 3: no EXT_CSD */
+	reg128_put(fk.csd, 12, 1, 1);  /* TMP_WRITE_PROTECT */
+	reg128_put(fk.csd, 96, 8, 0x2a);
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(fake_count(&fk, 8), 1);
 	assert_int_equal(card.info.cid.year, 2006);
@@ -398,22 +386,22 @@ static void test_mmc3_card(void **state)
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_true(card.info.read_only);
 	start();
-	put(fk.csd, 13, 1, 1);
+	reg128_put(fk.csd, 13, 1, 1);
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_true(card.info.read_only);
 	start();
-	put(fk.csd, 122, 4, 2);
+	reg128_put(fk.csd, 122, 4, 2);
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_false(card.info.cmd23);
 	assert_false(card.info.read_only);
 	/* TRAN_SPEED above 26 MHz is capped */
 	start();
-	put(fk.csd, 96, 8, 0x5a);
+	reg128_put(fk.csd, 96, 8, 0x5a);
 	fk.caps.bus = 0;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.clock_hz, 26000000u);
 	start();
-	put(fk.csd, 96, 8, 0x00);
+	reg128_put(fk.csd, 96, 8, 0x00);
 	fk.caps.bus = 0;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.clock_hz, 26000000u);
@@ -726,7 +714,7 @@ static void test_double_faults(void **state)
 	assert_false(card.info.cmd23);
 	/* READ_BL_LEN 8 in the CSD */
 	start();
-	put(fk.csd, 80, 4, 8);
+	reg128_put(fk.csd, 80, 4, 8);
 	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
 	assert_int_equal(card.err.opcode, 9);
 	assert_int_equal(card.err.arg, 0x00010000u);

@@ -14,6 +14,7 @@
 
 #include "card_fake.h"
 #include "core/card_priv.h"
+#include "reg128.h"
 
 #define SECTORS 2048u
 #define TRAN_ST ((CARD_STATE_TRAN << 9) | R1_READY_FOR_DATA)
@@ -41,19 +42,6 @@ static void start(enum fake_kind kind)
 	cfg.delay_us = count_delay;
 	ndelay_poll = 0;
 	assert_int_equal(mmchal_card_setup(&card, &cfg), 0);
-}
-
-static void put(uint32_t r[4], unsigned start_bit, unsigned len, uint32_t v)
-{
-	for (unsigned i = 0; i < len; i++) {
-		unsigned b = start_bit + i;
-		uint32_t m = 1u << (b % 32u);
-
-		if ((v >> i) & 1u)
-			r[3u - b / 32u] |= m;
-		else
-			r[3u - b / 32u] &= ~m;
-	}
 }
 
 static uint32_t last_op(void)
@@ -211,7 +199,7 @@ static void test_csd_and_scr_errors(void **state)
 	(void)state;
 	/* CSD structure 2 (SDUC) */
 	start(FAKE_SDHC);
-	put(fk.csd, 126, 2, 2);
+	reg128_put(fk.csd, 126, 2, 2);
 	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
 	assert_int_equal(card.err.opcode, 9);
 	assert_int_equal(card.err.arg, 0x12340000u);
@@ -239,19 +227,19 @@ static void test_default_speed_clock(void **state)
 	(void)state;
 	/* TRAN_SPEED 20 MHz: the default-speed clock follows it */
 	start(FAKE_SDHC);
-	put(fk.csd, 96, 8, 0x2a);
+	reg128_put(fk.csd, 96, 8, 0x2a);
 	fk.caps.bus &= ~MMCHAL_BUS_SD_HS;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.clock_hz, 20000000u);
 	assert_int_equal(fk.ios_hist[3].clock_hz, 20000000u);
 	/* above 25 MHz or not given: 25 MHz */
 	start(FAKE_SDHC);
-	put(fk.csd, 96, 8, 0x5a);
+	reg128_put(fk.csd, 96, 8, 0x5a);
 	fk.caps.bus &= ~MMCHAL_BUS_SD_HS;
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(card.info.clock_hz, 25000000u);
 	start(FAKE_SDHC);
-	put(fk.csd, 96, 8, 0x00);
+	reg128_put(fk.csd, 96, 8, 0x00);
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(fk.ios_hist[3].clock_hz, 25000000u);
 	/* the set_ios of each step fails in turn: DS clock, 4 bits, HS */
@@ -288,7 +276,7 @@ static void test_width_and_speed_choice(void **state)
 	assert_int_equal(card.info.timing, MMCHAL_TIMING_SD_HS);
 	/* no class 10 in the CSD: no CMD6 */
 	start(FAKE_SDHC);
-	put(fk.csd, 84, 12, 0x1b5);
+	reg128_put(fk.csd, 84, 12, 0x1b5);
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_int_equal(fake_count(&fk, 6), 0);
 	assert_int_equal(card.info.timing, MMCHAL_TIMING_LEGACY);
@@ -313,11 +301,11 @@ static void test_write_protect_bits(void **state)
 {
 	(void)state;
 	start(FAKE_SDHC);
-	put(fk.csd, 12, 1, 1); /* TMP_WRITE_PROTECT */
+	reg128_put(fk.csd, 12, 1, 1); /* TMP_WRITE_PROTECT */
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_true(card.info.read_only);
 	start(FAKE_SDHC);
-	put(fk.csd, 13, 1, 1); /* PERM_WRITE_PROTECT */
+	reg128_put(fk.csd, 13, 1, 1); /* PERM_WRITE_PROTECT */
 	assert_int_equal(mmchal_card_init(&card), 0);
 	assert_true(card.info.read_only);
 	start(FAKE_SDHC);
