@@ -766,6 +766,26 @@ static void test_card_refuses_write(void **state)
 	assert_int_equal(e->bytes_done, 0);
 }
 
+/* An 8-block write at @p lba sent as two CMD25 of 4 blocks, the second failing
+   with EIO: the error names the second command and counts the first one's
+   blocks as done. */
+static void fail_second_write(enum fake_kind kind, uint32_t lba)
+{
+	struct mmchal_sg sg = sg1(wbuf, 8 * 512);
+
+	start(kind);
+	fk.limits.max_blk_count = 4;
+	assert_int_equal(mmchal_card_init(&card), 0);
+	fk.fail_op = 25;
+	fk.fail_skip = 1;
+	fk.fail_times = 1;
+	fk.fail_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_write(&card, lba, 8, &sg, 1), MMCHAL_EIO);
+	assert_int_equal(card.err.opcode, 25);
+	assert_int_equal(card.err.arg, lba + 4u);
+	assert_int_equal(card.err.bytes_done, 4 * 512);
+}
+
 static void test_sd_failed_write_counts_blocks(void **state)
 {
 	struct mmchal_sg sg = sg1(wbuf, 8 * 512);
@@ -787,37 +807,15 @@ static void test_sd_failed_write_counts_blocks(void **state)
 	assert_int_equal(fake_count(&fk, 22 | FAKE_APP), 1);
 	assert_memory_equal(&image[40 * 512], wbuf, 3 * 512);
 	/* a failure in the second request counts the first one in */
-	start(FAKE_SDHC);
-	fk.limits.max_blk_count = 4;
-	assert_int_equal(mmchal_card_init(&card), 0);
-	fk.fail_op = 25;
-	fk.fail_skip = 1;
-	fk.fail_times = 1;
-	fk.fail_err = MMCHAL_EIO;
-	assert_int_equal(mmchal_card_write(&card, 40, 8, &sg, 1), MMCHAL_EIO);
-	assert_int_equal(card.err.opcode, 25);
-	assert_int_equal(card.err.arg, 44);
+	fail_second_write(FAKE_SDHC, 40);
 	assert_true(card.err.bytes_from_card);
-	assert_int_equal(card.err.bytes_done, 4 * 512);
 }
 
 static void test_mmc_failed_write_claims_nothing(void **state)
 {
-	struct mmchal_sg sg = sg1(wbuf, 8 * 512);
-
 	(void)state;
-	start(FAKE_MMC);
-	fk.limits.max_blk_count = 4;
-	assert_int_equal(mmchal_card_init(&card), 0);
-	fk.fail_op = 25;
-	fk.fail_skip = 1;
-	fk.fail_times = 1;
-	fk.fail_err = MMCHAL_EIO;
-	assert_int_equal(mmchal_card_write(&card, 0, 8, &sg, 1), MMCHAL_EIO);
-	assert_int_equal(card.err.opcode, 25);
-	assert_int_equal(card.err.arg, 4);
+	fail_second_write(FAKE_MMC, 0);
 	assert_false(card.err.bytes_from_card);
-	assert_int_equal(card.err.bytes_done, 4 * 512);
 }
 
 static void test_read_error_reported(void **state)
