@@ -189,6 +189,14 @@ static void setup_domain(const struct mmchal_iommu_ops *ops)
 	assert_int_equal(mmchal_iommu_domain_init(&dom, &cfg), 0);
 }
 
+/* A fresh domain over fops with the sdio buffers mapped one by one, to the card. */
+static void map_sdio(struct mmchal_iommu_mapping *map, struct mmchal_dma_seg out[3])
+{
+	setup_domain(&fops);
+	memset(map, 0, sizeof(*map));
+	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, map, out), 0);
+}
+
 static void init_with(uint8_t addr_bits, void *cache, size_t cache_size, int want)
 {
 	struct mmchal_iommu_domain_cfg cfg;
@@ -498,9 +506,7 @@ static void test_per_segment_op_order(void **state)
 	uint64_t top = AP_FIRST + AP_PAGES;
 
 	(void)state;
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	/* Each segment is mapped and flushed before the next one. */
 	expect_op(&k, 'M', (top - 1u) * P, P, true);
 	expect_op(&k, 'F', (top - 1u) * P, P, true);
@@ -533,9 +539,7 @@ static void test_unmap_op_failure(void **state)
 	(void)state;
 	/* The platform cannot unmap: the error reaches the caller, and the
 	 * range stays reserved because the device may still reach it. */
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	fk.fail_unmap = 1;
 	fk.err = MMCHAL_EIO;
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EIO);
@@ -619,9 +623,7 @@ static void test_positive_platform_returns(void **state)
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EFAULT);
 	assert_int_equal(live_ranges(), 3);
 	fk.fail_unmap = 0;
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	fk.err = 3;
 	fk.fail_flush = 1;
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EFAULT);
@@ -777,9 +779,7 @@ static void test_segment_zero_corrupted(void **state)
 	struct mmchal_dma_seg out[3];
 
 	(void)state;
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	fk.nlog = 0;
 	out[0].addr += P; /* points into the middle of nothing */
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_ENOENT);
@@ -1084,18 +1084,14 @@ static void test_first_unmap_error_wins(void **state)
 	struct mmchal_dma_seg out[3];
 
 	(void)state;
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	/* Segment 0 fails with EIO, the next ones with other errors. */
 	fk.fail_unmap = 1;
 	fk.err = MMCHAL_EIO;
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EIO);
 	assert_int_equal(fk.unmap_failed, 3);
 	/* A flush returning exactly 1 is no success either. */
-	setup_domain(&fops);
-	memset(&map, 0, sizeof(map));
-	assert_int_equal(mmchal_iommu_map_segs(&dom, sdio, 3, MMCHAL_DIR_TO_CARD, &map, out), 0);
+	map_sdio(&map, out);
 	fk.err = 1;
 	fk.fail_flush = 1;
 	assert_int_equal(mmchal_iommu_unmap(&dom, &map), MMCHAL_EFAULT);
