@@ -505,27 +505,23 @@ static void build_cached(void)
 
 static void test_cache(void **state)
 {
+	/* One word of a bin changed: word 0 is its count, then its entries. */
+	static const struct {
+		uint64_t size, word, value;
+	} bad[] = {
+		{3, 0, 5},   /* count above the depth */
+		{1, 2, 500}, /* the last entry of a bin is checked too */
+		{2, 1, 997}, /* not the start of its range (a live range of the bin's size) */
+		{2, 1, 995}, /* the start of a live range of another size */
+		{1, 2, 2},   /* the same range twice */
+	};
+
 	(void)state;
-	build_cached();
-	/* Count above the depth. */
-	bin(3)[0] = 5;
-	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
-	/* The last entry of a bin is checked too. */
-	build_cached();
-	bin(1)[2] = 500;
-	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
-	/* Not the start of its range (a live range of the bin's size). */
-	build_cached();
-	bin(2)[1] = 997;
-	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
-	/* The start of a live range of another size. */
-	build_cached();
-	bin(2)[1] = 995;
-	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
-	/* The same range twice. */
-	build_cached();
-	bin(1)[2] = 2;
-	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		build_cached();
+		bin(bad[i].size)[bad[i].word] = bad[i].value;
+		assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
+	}
 	/* The count of cached ranges. */
 	build_cached();
 	v.cached++;
