@@ -65,6 +65,27 @@ static void xfer_init(struct mmchal_dma_xfer *x, struct mmchal_dma_seg *segs, ui
 	x->done = on_done;
 }
 
+/* Prepare and submit @p x on @p rx with no completion seen yet, then send the
+   read of @p blocks blocks at block @p arg that feeds it (CMD18 for more than
+   one block, else CMD17); @p auto12 as drv_setup_data() takes it. */
+static void sys_start_read(struct drv *d, struct mmchal_dma_chan *rx, struct mmchal_dma_xfer *x,
+			   uint32_t blocks, uint32_t arg, bool auto12)
+{
+	done_calls = 0;
+	assert_int_equal(rx->ops->prepare(rx->ctx, x), 0);
+	assert_int_equal(rx->ops->submit(rx->ctx), 0);
+	drv_setup_data(d, 512, blocks, auto12);
+	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | (blocks > 1 ? C_MULTI | 18 : 17), arg),
+			 0);
+}
+
+/* Run the simulation until a channel completes (or nothing is left to run). */
+static void sys_wait_done(struct drv *d)
+{
+	while (!done_calls && mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 100000000u))
+		;
+}
+
 /* get_caps: every field (docs/sim.md section 8, section 2 defaults). */
 static void test_caps_exact(void **state)
 {
@@ -218,12 +239,8 @@ static void test_moves_and_failures(void **state)
 	seg[2].addr = p + 6000u;
 	seg[2].len = 512;
 	xfer_init(&x, seg, 3, MMCHAL_DIR_FROM_CARD);
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 2, true);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
-	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-		;
+	sys_start_read(&d, &rx, &x, 2, 0, true);
+	sys_wait_done(&d);
 	assert_int_equal(done_calls, 1);
 	assert_int_equal(done_status, 0);
 	assert_memory_equal(mem + 4000, store, 100);
@@ -263,12 +280,8 @@ static void test_moves_and_failures(void **state)
 	seg[0].len = 512;
 	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
 	x.dev_width = 2;
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 1, false);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
-	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-		;
+	sys_start_read(&d, &rx, &x, 1, 0, false);
+	sys_wait_done(&d);
 	assert_int_equal(done_calls, 1);
 	assert_int_equal(done_status, MMCHAL_EFAULT);
 	assert_true(drv_status(&d) & S_ILL);
@@ -282,12 +295,8 @@ static void test_moves_and_failures(void **state)
 	seg[0].addr = 0x80000000u;
 	seg[0].len = 512;
 	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 1, false);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
-	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-		;
+	sys_start_read(&d, &rx, &x, 1, 0, false);
+	sys_wait_done(&d);
 	assert_int_equal(done_calls, 1);
 	assert_int_equal(done_status, MMCHAL_EFAULT);
 	mmchal_sim_advance(d.sim, 10000000u);
@@ -301,15 +310,9 @@ static int sys_read(struct drv *d, struct mmchal_dma_chan *rx, struct mmchal_dma
 {
 	struct mmchal_dma_xfer x;
 
-	done_calls = 0;
 	xfer_init(&x, seg, n, MMCHAL_DIR_FROM_CARD);
-	assert_int_equal(rx->ops->prepare(rx->ctx, &x), 0);
-	assert_int_equal(rx->ops->submit(rx->ctx), 0);
-	drv_setup_data(d, 512, blocks, true);
-	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | (blocks > 1 ? C_MULTI | 18 : 17), 0),
-			 0);
-	while (!done_calls && mmchal_sim_run(d->sim, mmchal_sim_now(d->sim) + 100000000u))
-		;
+	sys_start_read(d, rx, &x, blocks, 0, true);
+	sys_wait_done(d);
 	assert_true(drv_wait(d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
 	return done_calls == 1 ? done_status : 1;
 }
@@ -431,14 +434,9 @@ static void test_reuse_long_segments_iommu(void **state)
 	seg[0].addr = 0x10000u;
 	memset(mem, 0xee, 4096);
 	assert_int_equal(mmchal_sim_fault_add(d.sim, &f), 0);
-	done_calls = 0;
 	xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 1, false);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
-	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-		;
+	sys_start_read(&d, &rx, &x, 1, 0, false);
+	sys_wait_done(&d);
 	assert_int_equal(done_status, MMCHAL_EFAULT);
 	assert_int_equal(mem[0], 0xee);
 	assert_int_equal(mmchal_sim_iommu_stats(d.sim, &ist), 0);
@@ -479,16 +477,11 @@ static void test_segment_ends_and_late_submit(void **state)
 	seg[0].len = 768;
 	seg[1].addr = p + 4096u;
 	seg[1].len = 256;
-	done_calls = 0;
 	done_arg = NULL;
 	xfer_init(&x, seg, 2, MMCHAL_DIR_FROM_CARD);
 	x.done_arg = &marker;
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 2, true);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
-	while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-		;
+	sys_start_read(&d, &rx, &x, 2, 0, true);
+	sys_wait_done(&d);
 	assert_int_equal(done_calls, 1);
 	assert_int_equal(done_status, 0);
 	assert_ptr_equal(done_arg, &marker);
@@ -503,14 +496,9 @@ static void test_segment_ends_and_late_submit(void **state)
 			{p + 6000u, 100}, {p + 2048u, 600}, {p + 5000u, 324}};
 
 		memset(mem, 0xee, 8192);
-		done_calls = 0;
 		xfer_init(&x, three, 3, MMCHAL_DIR_FROM_CARD);
-		assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-		assert_int_equal(rx.ops->submit(rx.ctx), 0);
-		drv_setup_data(&d, 512, 2, true);
-		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | C_MULTI | 18, 0), 0);
-		while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-			;
+		sys_start_read(&d, &rx, &x, 2, 0, true);
+		sys_wait_done(&d);
 		assert_int_equal(done_status, 0);
 		assert_memory_equal(mem + 6000, store, 100);
 		assert_memory_equal(mem + 2048, store + 100, 600);
@@ -555,12 +543,8 @@ static void test_segment_ends_and_late_submit(void **state)
 		seg[0].len = 512;
 		xfer_init(&x, seg, 1, MMCHAL_DIR_FROM_CARD);
 		x.dev_width = k == 0 ? 4 : 8;
-		assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-		assert_int_equal(rx.ops->submit(rx.ctx), 0);
-		drv_setup_data(&d, 512, 1, false);
-		assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
-		while (!done_calls && mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 100000000u))
-			;
+		sys_start_read(&d, &rx, &x, 1, 0, false);
+		sys_wait_done(&d);
 		assert_int_equal(done_calls, 1);
 		assert_int_equal(done_status, MMCHAL_EFAULT);
 		mmchal_sim_advance(d.sim, 10000000u);
@@ -613,10 +597,7 @@ static void test_completions_wait_for_the_lock(void **state)
 	xfer_init(&x, &rseg, 1, MMCHAL_DIR_FROM_CARD);
 	x.done = on_done_log;
 	x.done_arg = &rtag;
-	assert_int_equal(rx.ops->prepare(rx.ctx, &x), 0);
-	assert_int_equal(rx.ops->submit(rx.ctx), 0);
-	drv_setup_data(&d, 512, 1, false);
-	assert_int_equal(drv_cmd(&d, C_R1 | C_DATA | C_READ | 17, 0), 0);
+	sys_start_read(&d, &rx, &x, 1, 0, false);
 	assert_true(drv_wait(&d, S_ACCESS_END, 100000000u) & S_ACCESS_END);
 	drv_ack(&d, S_ACCESS_END);
 
