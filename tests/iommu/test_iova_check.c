@@ -533,16 +533,48 @@ static void test_cache(void **state)
 	assert_int_equal(mmchal_iova_check(NULL), MMCHAL_EINVAL);
 }
 
+/* A count above the depth is refused by that test alone: bin 1 full (depth 4)
+ * and bin 2's count word, which a fifth entry of bin 1 would read, equal to
+ * page 1, itself a live one-page range; with the total raised to match,
+ * every other test of the cache passes. */
+static void test_cache_count_above_depth(void **state)
+{
+	(void)state;
+	init_ap(1, 1000, sizeof(pool), true);
+	alloc_at(1, 1, 1);
+	for (uint64_t p = 3; p <= 9u; p += 2u) {
+		alloc_at(1, p, p);
+		assert_int_equal(mmchal_iova_free_cached(&v, p, 1), 0);
+	}
+	alloc_at(2, 21, 20);
+	assert_int_equal(mmchal_iova_free_cached(&v, 20, 2), 0);
+	assert_int_equal(bin(1)[0], 4);
+	assert_int_equal(bin(2)[0], 1);
+	assert_int_equal(bin(2)[1], 20);
+	assert_int_equal(v.cached, 5);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	bin(1)[0] = 5;
+	v.cached = 6;
+	assert_int_equal(mmchal_iova_check(&v), MMCHAL_EPROTO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_healthy),       cmocka_unit_test(test_counters),
-		cmocka_unit_test(test_annotation),    cmocka_unit_test(test_order_and_aperture),
-		cmocka_unit_test(test_hint),          cmocka_unit_test(test_root_links),
-		cmocka_unit_test(test_node_counts),   cmocka_unit_test(test_range_bounds),
-		cmocka_unit_test(test_inner_entries), cmocka_unit_test(test_pending),
-		cmocka_unit_test(test_free_list),     cmocka_unit_test(test_top_bound),
+		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_annotation),
+		cmocka_unit_test(test_order_and_aperture),
+		cmocka_unit_test(test_hint),
+		cmocka_unit_test(test_root_links),
+		cmocka_unit_test(test_node_counts),
+		cmocka_unit_test(test_range_bounds),
+		cmocka_unit_test(test_inner_entries),
+		cmocka_unit_test(test_pending),
+		cmocka_unit_test(test_free_list),
+		cmocka_unit_test(test_top_bound),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_count_above_depth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
