@@ -6,7 +6,8 @@
  *
  * A device-tree probe (or a boot loader by hand) fills a ::mmchal_sdhi_cfg:
  * the register window's bus accessor, the controller's input clock, the SoC
- * entry found with mmchal_sdhi_soc_lookup(), optional revision quirks, and the
+ * entry found with mmchal_sdhi_soc_lookup() (or, built for one SoC, its
+ * initialiser from <mmchal/sdhi_socs.h>), optional revision quirks, and the
  * SYS-DMAC channels where there are some. One of the init functions then turns
  * caller-owned ::mmchal_sdhi storage into a ::mmchal_backend for the host core.
  *

@@ -28,9 +28,10 @@ int fp_main(void);
 extern const struct mmchal_port fp_port;
 
 /* An SDHI configuration as a board file fills it in: the register window
-   (MMIO, bus_shift from the SoC entry), the SoC entry by compatible, the
+   (MMIO, bus_shift from the SoC entry), the SoC entry (the board's own
+   initialiser from <mmchal/sdhi_socs.h>, or one found by compatible), the
    controller clock and the board's bus capabilities; polled. */
-int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const char *compatible);
+int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const struct mmchal_sdhi_soc *soc);
 
 /* The host fp_card_io() brings up. */
 extern struct mmchal_host fp_host;

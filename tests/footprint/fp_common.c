@@ -29,13 +29,13 @@ static const struct mmchal_port_ops fp_port_ops = {
 
 const struct mmchal_port fp_port = {.ops = &fp_port_ops, .ctx = NULL};
 
-int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const char *compatible)
+int fp_sdhi_cfg(struct mmchal_sdhi_cfg *cfg, const struct mmchal_sdhi_soc *soc)
 {
 	uint64_t reg_size = 0x2000;
 	int shift;
 
 	*cfg = (struct mmchal_sdhi_cfg){0};
-	cfg->soc = mmchal_sdhi_soc_lookup(compatible);
+	cfg->soc = soc;
 	if (!cfg->soc)
 		return MMCHAL_ENOENT;
 	shift = mmchal_sdhi_bus_shift(cfg->soc, reg_size);

@@ -107,7 +107,7 @@ int fp_main(void)
 		return err;
 
 	/* The SDHI controller: its kind comes from the SoC entry. */
-	err = fp_sdhi_cfg(&cfg, FP_PTR(const char *));
+	err = fp_sdhi_cfg(&cfg, mmchal_sdhi_soc_lookup(FP_PTR(const char *)));
 	if (err)
 		return err;
 	for (int d = 0; d < MMCHAL_DIR_COUNT; d++) {

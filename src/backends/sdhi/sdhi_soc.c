@@ -3,85 +3,49 @@
  * @brief The per-compatible SoC table of the SDHI backends and its lookups.
  *
  * Values come from Linux's match tables (renesas_sdhi_internal_dmac.c and
- * renesas_sdhi_sys_dmac.c of_data) as summarised in REFERENCE.md; each entry
- * says where its non-obvious values come from.
+ * renesas_sdhi_sys_dmac.c of_data) as summarised in REFERENCE.md; the
+ * entries are the initialisers of <mmchal/sdhi_socs.h>.
  *
  * @note Const data and pure functions: any context, no locks.
  */
 #include <mmchal/config.h>
 #include <mmchal/sdhi.h>
+#include <mmchal/sdhi_socs.h>
 
-/* UINT_MAX / 512: Linux of_data max_blk_count 0xffffffff in 512-byte blocks. */
-#define GEN3_BLK_COUNT 8388607u
-
-/* Internal DMAC: one segment (of_data max_segs = 1); 1/1 clock (TMIO_MMC_CLK_ACTUAL)
-   and idle wait (TMIO_MMC_HAS_IDLE_WAIT) in every Gen3 of_data. */
-#define IDMAC(c, f)                                                                               \
-	{                                                                                         \
-		.compatible = (c), .kind = MMCHAL_SDHI_IDMAC, .shift = MMCHAL_SDHI_SHIFT_FIXED_2, \
-		.max_blk_count = GEN3_BLK_COUNT, .max_segs = 1, .dma_rx_offset = 0,               \
-		.flags = (f) | MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT                   \
-	}
-
-/* SYS-DMAC families: bus_shift by window size, TMIO default of 32 segments. Flags
-   as Linux's renesas_sdhi_sys_dmac.c of_data: of_rcar_gen2_compatible and
-   of_rcar_gen1_compatible have TMIO_MMC_CLK_ACTUAL (1/1 clock) and
-   TMIO_MMC_HAS_IDLE_WAIT; of_default_cfg (sh73a0, r8a73a4, r8a7740) has only
-   TMIO_MMC_HAS_IDLE_WAIT; "renesas,sdhi-shmobile" has no of_data, so neither. */
-#define SYSDMAC(c, blk, rx, f)                                                              \
-	{                                                                                   \
-		.compatible = (c), .kind = MMCHAL_SDHI_SYSDMAC,                             \
-		.shift = MMCHAL_SDHI_SHIFT_BY_SIZE, .max_blk_count = (blk), .max_segs = 32, \
-		.dma_rx_offset = (rx), .flags = (f)                                         \
-	}
-
-#define F_GEN3 (MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_HS400)
-#define F_GEN2 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
-#define F_GEN1 (MMCHAL_SDHI_F_CLK_DIV1 | MMCHAL_SDHI_F_IDLE_WAIT)
-
+/* The entries are the initialisers of <mmchal/sdhi_socs.h>, where each one
+   says where its values come from; a board built for one SoC can use its
+   initialiser directly and link neither this table nor the lookup. */
 static const struct mmchal_sdhi_soc sdhi_socs[] = {
 	/* R-Car Gen3 with their own entries (of_rcar_r8a7795_compatible and friends). */
-	IDMAC("renesas,sdhi-r8a7795", F_GEN3),
-	IDMAC("renesas,sdhi-r8a77961", F_GEN3),
-	IDMAC("renesas,sdhi-r8a77965", F_GEN3),
-	IDMAC("renesas,sdhi-r8a77990", F_GEN3),
-	/* D3: no HS400 (of_r8a77995_compatible has no HS400 capability). */
-	IDMAC("renesas,sdhi-r8a77995", MMCHAL_SDHI_F_MERGE),
+	MMCHAL_SDHI_SOC_R8A7795,
+	MMCHAL_SDHI_SOC_R8A77961,
+	MMCHAL_SDHI_SOC_R8A77965,
+	MMCHAL_SDHI_SOC_R8A77990,
+	MMCHAL_SDHI_SOC_R8A77995,
 	/* Family fallbacks: M3-W, RZ/G2M (Gen3) and S4 (Gen4) match here. */
-	IDMAC("renesas,rcar-gen3-sdhi", F_GEN3),
-	IDMAC("renesas,rcar-gen4-sdhi", F_GEN3),
-	/* RZ/G2L: no HS400, address increment not implemented (ADDR_MODE_FIXED_ONLY). */
-	IDMAC("renesas,rzg2l-sdhi", MMCHAL_SDHI_F_MERGE | MMCHAL_SDHI_F_FIXED_ADDR),
-	/* RZ/A2: fixed address mode and not merge-capable (of_rza2_compatible). */
-	IDMAC("renesas,sdhi-r7s9210", MMCHAL_SDHI_F_FIXED_ADDR),
+	MMCHAL_SDHI_SOC_RCAR_GEN3,
+	MMCHAL_SDHI_SOC_RCAR_GEN4,
+	MMCHAL_SDHI_SOC_RZG2L,
+	MMCHAL_SDHI_SOC_R7S9210,
 #if MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
 	/* The SYS-DMAC SoCs, served by the SYS-DMAC or the PIO backend: a library
 	   with only the internal-DMAC backend could not drive them and leaves
 	   their entries out. */
-	/* R-Car Gen2 / RZ/G1: read port alias at +0x2000 (of_rcar_gen2_compatible
-	   dma_rx_offset); 8388607 blocks, cut to 65535 by a 16-bit counter
-	   (VERSION < 0xcb0d) when the controller is probed. */
-	SYSDMAC("renesas,sdhi-r8a7743", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7745", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7790", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7791", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7792", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7793", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,sdhi-r8a7794", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	SYSDMAC("renesas,rcar-gen2-sdhi", GEN3_BLK_COUNT, 0x2000u, F_GEN2),
-	/* R-Car Gen1: of_rcar_gen1_compatible, no read alias, 256 blocks (TMIO default
-	   PAGE_SIZE / 512 * max_segs with 4 KiB pages and 32 segments); 1/1 clock and
-	   idle wait as on Gen2. */
-	SYSDMAC("renesas,sdhi-r8a7778", 256u, 0u, F_GEN1),
-	SYSDMAC("renesas,sdhi-r8a7779", 256u, 0u, F_GEN1),
-	SYSDMAC("renesas,rcar-gen1-sdhi", 256u, 0u, F_GEN1),
-	/* SH-Mobile: limits as Gen1; their trees usually carry no `dmas` -> PIO.
-	   of_default_cfg: the idle wait, no 1/1 clock. */
-	SYSDMAC("renesas,sdhi-sh73a0", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
-	SYSDMAC("renesas,sdhi-r8a73a4", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
-	SYSDMAC("renesas,sdhi-r8a7740", 256u, 0u, MMCHAL_SDHI_F_IDLE_WAIT),
-	/* The generic SH-Mobile string has no of_data in Linux: no flags. */
-	SYSDMAC("renesas,sdhi-shmobile", 256u, 0u, 0),
+	MMCHAL_SDHI_SOC_R8A7743,
+	MMCHAL_SDHI_SOC_R8A7745,
+	MMCHAL_SDHI_SOC_R8A7790,
+	MMCHAL_SDHI_SOC_R8A7791,
+	MMCHAL_SDHI_SOC_R8A7792,
+	MMCHAL_SDHI_SOC_R8A7793,
+	MMCHAL_SDHI_SOC_R8A7794,
+	MMCHAL_SDHI_SOC_RCAR_GEN2,
+	MMCHAL_SDHI_SOC_R8A7778,
+	MMCHAL_SDHI_SOC_R8A7779,
+	MMCHAL_SDHI_SOC_RCAR_GEN1,
+	MMCHAL_SDHI_SOC_SH73A0,
+	MMCHAL_SDHI_SOC_R8A73A4,
+	MMCHAL_SDHI_SOC_R8A7740,
+	MMCHAL_SDHI_SOC_SHMOBILE,
 #endif
 };
 

@@ -13,6 +13,7 @@
 
 #include <mmchal/config.h>
 #include <mmchal/sdhi.h>
+#include <mmchal/sdhi_socs.h>
 
 /* The SYS-DMAC SoCs are in the table only with a backend that drives them. */
 #define WITH_SYS_SOCS (MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO)
@@ -166,6 +167,69 @@ static void test_entries_match_reference(void **state)
 }
 
 /* Linux matches these only through the family fallback listed after them. */
+/* Each initialiser of <mmchal/sdhi_socs.h> names the compatible its macro
+   says, and is exactly the entry the lookup returns for it: a board that keeps
+   its own entry gets what a probe by compatible gets. */
+struct soc_init {
+	const char *compat;
+	struct mmchal_sdhi_soc soc;
+};
+
+static const struct soc_init inits[] = {
+	{"renesas,sdhi-r8a7795", MMCHAL_SDHI_SOC_R8A7795},
+	{"renesas,sdhi-r8a77961", MMCHAL_SDHI_SOC_R8A77961},
+	{"renesas,sdhi-r8a77965", MMCHAL_SDHI_SOC_R8A77965},
+	{"renesas,sdhi-r8a77990", MMCHAL_SDHI_SOC_R8A77990},
+	{"renesas,sdhi-r8a77995", MMCHAL_SDHI_SOC_R8A77995},
+	{"renesas,rcar-gen3-sdhi", MMCHAL_SDHI_SOC_RCAR_GEN3},
+	{"renesas,rcar-gen4-sdhi", MMCHAL_SDHI_SOC_RCAR_GEN4},
+	{"renesas,rzg2l-sdhi", MMCHAL_SDHI_SOC_RZG2L},
+	{"renesas,sdhi-r7s9210", MMCHAL_SDHI_SOC_R7S9210},
+	{"renesas,sdhi-r8a7743", MMCHAL_SDHI_SOC_R8A7743},
+	{"renesas,sdhi-r8a7745", MMCHAL_SDHI_SOC_R8A7745},
+	{"renesas,sdhi-r8a7790", MMCHAL_SDHI_SOC_R8A7790},
+	{"renesas,sdhi-r8a7791", MMCHAL_SDHI_SOC_R8A7791},
+	{"renesas,sdhi-r8a7792", MMCHAL_SDHI_SOC_R8A7792},
+	{"renesas,sdhi-r8a7793", MMCHAL_SDHI_SOC_R8A7793},
+	{"renesas,sdhi-r8a7794", MMCHAL_SDHI_SOC_R8A7794},
+	{"renesas,rcar-gen2-sdhi", MMCHAL_SDHI_SOC_RCAR_GEN2},
+	{"renesas,sdhi-r8a7778", MMCHAL_SDHI_SOC_R8A7778},
+	{"renesas,sdhi-r8a7779", MMCHAL_SDHI_SOC_R8A7779},
+	{"renesas,rcar-gen1-sdhi", MMCHAL_SDHI_SOC_RCAR_GEN1},
+	{"renesas,sdhi-sh73a0", MMCHAL_SDHI_SOC_SH73A0},
+	{"renesas,sdhi-r8a73a4", MMCHAL_SDHI_SOC_R8A73A4},
+	{"renesas,sdhi-r8a7740", MMCHAL_SDHI_SOC_R8A7740},
+	{"renesas,sdhi-shmobile", MMCHAL_SDHI_SOC_SHMOBILE},
+};
+
+static void test_initialisers(void **state)
+{
+	size_t n = 0, found = 0;
+
+	(void)state;
+	(void)mmchal_sdhi_soc_table(&n);
+	for (size_t i = 0; i < sizeof(inits) / sizeof(inits[0]); i++) {
+		const struct mmchal_sdhi_soc *want = &inits[i].soc;
+		const struct mmchal_sdhi_soc *s = mmchal_sdhi_soc_lookup(inits[i].compat);
+
+		assert_string_equal(want->compatible, inits[i].compat);
+		if (want->kind == MMCHAL_SDHI_SYSDMAC && !WITH_SYS_SOCS) {
+			assert_null(s);
+			continue;
+		}
+		assert_non_null(s);
+		found++;
+		assert_int_equal(s->kind, want->kind);
+		assert_int_equal(s->shift, want->shift);
+		assert_int_equal(s->max_blk_count, want->max_blk_count);
+		assert_int_equal(s->max_segs, want->max_segs);
+		assert_int_equal(s->dma_rx_offset, want->dma_rx_offset);
+		assert_int_equal(s->flags, want->flags);
+	}
+	/* Every table entry has its initialiser. */
+	assert_int_equal(found, n);
+}
+
 static void test_fallback_only(void **state)
 {
 	(void)state;
@@ -236,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_entries_match_reference),
+		cmocka_unit_test(test_initialisers),
 		cmocka_unit_test(test_fallback_only),
 		cmocka_unit_test(test_table_and_errors),
 		cmocka_unit_test(test_revisions),
