@@ -995,49 +995,56 @@ static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
 		h->card_change(h->card_change_arg);
 }
 
+/* Under the lock: the backend's pending events; with a request running, its
+ * step on them (true: the request is DONE and the caller owns it; a step
+ * that returns false leaves it running), else a request event is counted as
+ * spurious. */
+static CORE_INLINE_ bool take_events(struct mmchal_host *h, uint32_t *ev)
+{
+	if (h->be_irq(h->be.ctx, ev) != 0)
+		*ev = 0;
+	if (running(h->state))
+		return step(h, h->state, *ev);
+	if (*ev & EV_REQUEST)
+		HSTAT_ADD_(h, spurious, 1);
+	return false;
+}
+
+/* After the lock is dropped: tell the owner of a card change among @p ev. */
+static CORE_INLINE_ int after_events(struct mmchal_host *h, uint32_t ev, int ret)
+{
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		card_changed(h);
+	return ret;
+}
+
 int mmchal_host_irq(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
-	bool fin = false;
-	int ret;
+	bool fin;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be_irq(h->be.ctx, &ev) != 0)
-		ev = 0;
-	if (running(h->state))
-		fin = step(h, h->state, ev);
-	else if (ev & EV_REQUEST)
-		HSTAT_ADD_(h, spurious, 1);
-	ret = finish(h, f, fin, true);
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		card_changed(h);
-	return ret;
+	fin = take_events(h, &ev);
+	return after_events(h, ev, finish(h, f, fin, true));
 }
 
 int mmchal_host_poll(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f;
 	uint32_t ev = 0;
-	bool fin = false;
-	int ret;
+	bool fin;
 
 	if (!host_live_(h))
 		return MMCHAL_EINVAL;
 	f = host_lock_(h);
-	if (h->be_irq(h->be.ctx, &ev) != 0)
-		ev = 0;
-	if (!running(h->state)) {
-		if (ev & EV_REQUEST)
-			HSTAT_ADD_(h, spurious, 1);
+	fin = take_events(h, &ev);
+	if (!fin && !running(h->state)) {
 		host_unlock_(h, f);
-		if (ev & MMCHAL_EV_CARD_CHANGE)
-			card_changed(h);
-		return 0;
+		return after_events(h, ev, 0);
 	}
-	fin = step(h, h->state, ev);
 	if (!fin && h->state == HS_BUSY && !(h->caps.host.bus & MMCHAL_BUS_HW_BUSY)) {
 		int busy = h->be.ops->card_busy(h->be.ctx);
 
@@ -1052,10 +1059,7 @@ int mmchal_host_poll(struct mmchal_host *h)
 	}
 	if (!fin && now_ns(h) >= h->deadline_ns)
 		fin = expire(h, MMCHAL_ETIMEDOUT);
-	ret = finish(h, f, fin, false);
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		card_changed(h);
-	return ret;
+	return after_events(h, ev, finish(h, f, fin, false));
 }
 
 int mmchal_host_abort(struct mmchal_host *h)
