@@ -516,79 +516,104 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
 
 /* ------------------------------------------------------------------ texts */
 
-static const char *const check_texts[MMCHAL_REQ_CHECK_COUNT] = {
-	[MMCHAL_REQ_OK] = "valid",
-	[MMCHAL_REQ_NULL] = "request, command or limits missing",
-	[MMCHAL_REQ_OPCODE] = "command index above 63",
-	[MMCHAL_REQ_RSP_FLAGS] = "unknown or inconsistent response flags",
-	[MMCHAL_REQ_DATA_CMD] = "data on a command that takes none",
-	[MMCHAL_REQ_DIR] = "unknown transfer direction",
-	[MMCHAL_REQ_BLKSZ] = "block size 0 or above max_blk_size",
-	[MMCHAL_REQ_BLOCKS] = "block count 0 or above max_blk_count",
-	[MMCHAL_REQ_REQ_SIZE] = "request larger than max_req_size",
-	[MMCHAL_REQ_NO_SG] = "no scatter-gather list",
-	[MMCHAL_REQ_SEGS] = "more entries than max_segs",
-	[MMCHAL_REQ_SEG_ZERO] = "an entry of length 0",
-	[MMCHAL_REQ_SEG_SIZE] = "an entry longer than max_seg_size",
-	[MMCHAL_REQ_SEG_WRAP] = "an entry wraps the address space",
-	[MMCHAL_REQ_SEG_BOUNDARY] = "an entry crosses seg_boundary",
-	[MMCHAL_REQ_VIRT_BOUNDARY] = "an interior boundary not aligned to virt_boundary",
-	[MMCHAL_REQ_SUM] = "entry lengths do not add up to blksz x blocks",
-	[MMCHAL_REQ_SBC_NO_DATA] = "CMD23 without a data phase",
-	[MMCHAL_REQ_SBC_COUNT] = "CMD23 block count open-ended or not the data's",
-	[MMCHAL_REQ_STOP_NO_DATA] = "STOP without a data phase",
-};
+/*
+ * Each set of texts is a pool of NUL-ended strings in enum order rather than
+ * a table of pointers: no pointer per text, and a pool that nothing names is
+ * dropped whole by the linker (string literals would share one section).
+ */
+static const char *nth_text(const char *pool, unsigned int n)
+{
+	for (; n > 0; n--) {
+		while (*pool != '\0')
+			pool++;
+		pool++;
+	}
+	return pool;
+}
+
+static const char check_texts[] =
+	"valid\0"                                             /* MMCHAL_REQ_OK */
+	"request, command or limits missing\0"                /* MMCHAL_REQ_NULL */
+	"command index above 63\0"                            /* MMCHAL_REQ_OPCODE */
+	"unknown or inconsistent response flags\0"            /* MMCHAL_REQ_RSP_FLAGS */
+	"data on a command that takes none\0"                 /* MMCHAL_REQ_DATA_CMD */
+	"unknown transfer direction\0"                        /* MMCHAL_REQ_DIR */
+	"block size 0 or above max_blk_size\0"                /* MMCHAL_REQ_BLKSZ */
+	"block count 0 or above max_blk_count\0"              /* MMCHAL_REQ_BLOCKS */
+	"request larger than max_req_size\0"                  /* MMCHAL_REQ_REQ_SIZE */
+	"no scatter-gather list\0"                            /* MMCHAL_REQ_NO_SG */
+	"more entries than max_segs\0"                        /* MMCHAL_REQ_SEGS */
+	"an entry of length 0\0"                              /* MMCHAL_REQ_SEG_ZERO */
+	"an entry longer than max_seg_size\0"                 /* MMCHAL_REQ_SEG_SIZE */
+	"an entry wraps the address space\0"                  /* MMCHAL_REQ_SEG_WRAP */
+	"an entry crosses seg_boundary\0"                     /* MMCHAL_REQ_SEG_BOUNDARY */
+	"an interior boundary not aligned to virt_boundary\0" /* MMCHAL_REQ_VIRT_BOUNDARY */
+	"entry lengths do not add up to blksz x blocks\0"     /* MMCHAL_REQ_SUM */
+	"CMD23 without a data phase\0"                        /* MMCHAL_REQ_SBC_NO_DATA */
+	"CMD23 block count open-ended or not the data's\0"    /* MMCHAL_REQ_SBC_COUNT */
+	"STOP without a data phase";                          /* MMCHAL_REQ_STOP_NO_DATA */
 
 const char *mmchal_req_check_text(enum mmchal_req_check why)
 {
-	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? check_texts[why] : "?";
+	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? nth_text(check_texts, why) : "?";
 }
 
-static const char *const plan_names[MMCHAL_PLAN_COUNT] = {
-	[MMCHAL_PLAN_PIO] = "PIO",
-	[MMCHAL_PLAN_DIRECT] = "DIRECT",
-	[MMCHAL_PLAN_IOMMU_MERGED] = "IOMMU_MERGED",
-	[MMCHAL_PLAN_BOUNCED] = "BOUNCED",
-};
+static const char plan_names[] = "PIO\0"          /* MMCHAL_PLAN_PIO */
+				 "DIRECT\0"       /* MMCHAL_PLAN_DIRECT */
+				 "IOMMU_MERGED\0" /* MMCHAL_PLAN_IOMMU_MERGED */
+				 "BOUNCED";       /* MMCHAL_PLAN_BOUNCED */
 
 const char *mmchal_plan_name(enum mmchal_plan plan)
 {
-	return (unsigned)plan < MMCHAL_PLAN_COUNT ? plan_names[plan] : "?";
+	return (unsigned)plan < MMCHAL_PLAN_COUNT ? nth_text(plan_names, plan) : "?";
 }
 
-static const char *const reason_texts[MMCHAL_PR_COUNT] = {
-	[MMCHAL_PR_NO_ENGINE] = "the host has no DMA engine",
-	[MMCHAL_PR_RETRY] = "retry by PIO after a DMA fault",
-	[MMCHAL_PR_MERGED] = "the IOMMU maps the list to one device address",
-	[MMCHAL_PR_DIRECT] = "the engine takes every segment as it is",
-	[MMCHAL_PR_DIRECT_IOMMU] = "merging is off: each segment mapped on its own",
-	[MMCHAL_PR_DIRECT_UNMERGEABLE] =
-		"the list cannot be merged: each segment mapped on its own",
-	[MMCHAL_PR_MIN_LEN] = "shorter than the engine's minimum DMA length",
-	[MMCHAL_PR_XFER] = "longer than the engine's largest transfer",
-	[MMCHAL_PR_SHARED_LINE] = "a device-to-memory buffer shares a cache line with other data",
-	[MMCHAL_PR_SEGS] = "more segments than the engine chains",
-	[MMCHAL_PR_ALIGN] = "a segment start is not aligned as the engine needs",
-	[MMCHAL_PR_GRANULE] = "a segment length is not a multiple of the engine's granule",
-	[MMCHAL_PR_SEG_SIZE] = "a segment is longer than the engine's largest segment",
-	[MMCHAL_PR_ADDR_BITS] = "a segment lies beyond the engine's address bits",
-	[MMCHAL_PR_BOUNDARY] = "a segment crosses the engine's segment boundary",
-	[MMCHAL_PR_MAPPED_BAD] = "the IOMMU mapping is not what the engine can take",
-};
+static const char reason_texts[] =
+	/* MMCHAL_PR_NO_ENGINE */
+	"the host has no DMA engine\0"
+	/* MMCHAL_PR_RETRY */
+	"retry by PIO after a DMA fault\0"
+	/* MMCHAL_PR_MERGED */
+	"the IOMMU maps the list to one device address\0"
+	/* MMCHAL_PR_DIRECT */
+	"the engine takes every segment as it is\0"
+	/* MMCHAL_PR_DIRECT_IOMMU */
+	"merging is off: each segment mapped on its own\0"
+	/* MMCHAL_PR_DIRECT_UNMERGEABLE */
+	"the list cannot be merged: each segment mapped on its own\0"
+	/* MMCHAL_PR_MIN_LEN */
+	"shorter than the engine's minimum DMA length\0"
+	/* MMCHAL_PR_XFER */
+	"longer than the engine's largest transfer\0"
+	/* MMCHAL_PR_SHARED_LINE */
+	"a device-to-memory buffer shares a cache line with other data\0"
+	/* MMCHAL_PR_SEGS */
+	"more segments than the engine chains\0"
+	/* MMCHAL_PR_ALIGN */
+	"a segment start is not aligned as the engine needs\0"
+	/* MMCHAL_PR_GRANULE */
+	"a segment length is not a multiple of the engine's granule\0"
+	/* MMCHAL_PR_SEG_SIZE */
+	"a segment is longer than the engine's largest segment\0"
+	/* MMCHAL_PR_ADDR_BITS */
+	"a segment lies beyond the engine's address bits\0"
+	/* MMCHAL_PR_BOUNDARY */
+	"a segment crosses the engine's segment boundary\0"
+	/* MMCHAL_PR_MAPPED_BAD */
+	"the IOMMU mapping is not what the engine can take";
 
 const char *mmchal_plan_reason_text(enum mmchal_plan_reason reason)
 {
-	return (unsigned)reason < MMCHAL_PR_COUNT ? reason_texts[reason] : "?";
+	return (unsigned)reason < MMCHAL_PR_COUNT ? nth_text(reason_texts, reason) : "?";
 }
 
-static const char *const nobounce_texts[MMCHAL_NB_COUNT] = {
-	[MMCHAL_NB_NONE] = "-",
-	[MMCHAL_NB_NO_POOL] = "no bounce pool",
-	[MMCHAL_NB_TOO_LARGE] = "larger than the bounce limit",
-	[MMCHAL_NB_ENGINE] = "the engine cannot take it bounced either",
-};
+static const char nobounce_texts[] =
+	"-\0"                                       /* MMCHAL_NB_NONE */
+	"no bounce pool\0"                          /* MMCHAL_NB_NO_POOL */
+	"larger than the bounce limit\0"            /* MMCHAL_NB_TOO_LARGE */
+	"the engine cannot take it bounced either"; /* MMCHAL_NB_ENGINE */
 
 const char *mmchal_plan_nobounce_text(enum mmchal_plan_nobounce nb)
 {
-	return (unsigned)nb < MMCHAL_NB_COUNT ? nobounce_texts[nb] : "?";
+	return (unsigned)nb < MMCHAL_NB_COUNT ? nth_text(nobounce_texts, nb) : "?";
 }
