@@ -381,16 +381,17 @@ static int derive_policy(const struct mmchal_caps *caps, const struct mmchal_por
 
 	if (caps->dma.kind != MMCHAL_DMA_NONE && caps->iommu.present) {
 		/* Every page of the largest request, plus a partial page at each
-		 * end of every separately mapped segment. */
+		 * end of every separately mapped segment. max_req_size is below
+		 * 2^48 (at most max_blk_size x a 32-bit block count): the sum
+		 * cannot overflow. */
 		uint64_t pages = div_round_up(l->max_req_size, caps->iommu.page_size);
 
-		pages = sat_add(pages, l->merge ? 1u : l->max_segs);
+		pages += l->merge ? 1u : l->max_segs;
 		extra = sat_add(sat_mul(pages, unmap_ns), flush_ns);
 	}
 	if (l->bounce_limit != 0) {
-		uint64_t kib = div_round_up(l->max_req_size < l->bounce_limit ? l->max_req_size
-									      : l->bounce_limit,
-					    1024u);
+		/* max_req_size was clamped to the bounce limit (derive_sizes()) */
+		uint64_t kib = div_round_up(l->max_req_size, 1024u);
 
 		extra = sat_add(extra, sat_mul(kib, copy_ns));
 	}
