@@ -132,7 +132,9 @@ static int check_caps(const struct mmchal_caps *caps, enum mmchal_card_type card
 	return 0;
 }
 
-static void summarise_engine(const struct mmchal_dma_caps *dma, struct engine_summary *e)
+/* Out of line: the derivation that inlines the rest keeps its registers. */
+static CORE_NOINLINE_ void summarise_engine(const struct mmchal_dma_caps *dma,
+					    struct engine_summary *e)
 {
 	e->segs = UINT32_MAX;
 	e->seg_size = UINT32_MAX;
