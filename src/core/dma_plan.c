@@ -400,7 +400,7 @@ static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data
 	if (noncoherent && !all_cpu(data))
 		return MMCHAL_EINVAL;
 	total = total_of(data);
-	if (c->min_len != 0 && total < c->min_len)
+	if (total < c->min_len) /* 0: no minimum */
 		return fallback(env, data, MMCHAL_PR_MIN_LEN, out);
 	if (c->max_xfer != 0 && total > c->max_xfer)
 		return fallback(env, data, MMCHAL_PR_XFER, out);
