@@ -367,7 +367,7 @@ static bool policy_runnable(enum mmchal_completion_policy p, const struct mmchal
 static int derive_policy(const struct mmchal_caps *caps, const struct mmchal_port_caps *port,
 			 const struct mmchal_policy_cfg *cfg, struct mmchal_limits *l)
 {
-	static const struct mmchal_policy_cfg defaults;
+	const struct mmchal_policy_cfg defaults = {0};
 	uint32_t off_budget, irq_budget, unmap_ns, flush_ns, copy_ns;
 	uint64_t work, extra = 0;
 	enum mmchal_completion_policy policy;
