@@ -15,7 +15,8 @@
 #include "core/req_quick.h"
 #include "core/mem.h"
 
-static int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why, uint32_t index)
+static CORE_NOINLINE_ int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why,
+				 uint32_t index)
 {
 	if (info) {
 		info->why = why;
@@ -41,10 +42,10 @@ static bool line_ok(uint32_t line)
 	return (line & (line - 1u)) == 0;
 }
 
-/* Does [phys, phys + len) cross a boundary mask (2^k - 1)? */
-static bool crosses(uint64_t phys, uint32_t len, uint64_t mask)
+/* Does [first, last] cross a boundary mask (2^k - 1)? */
+static bool crosses(uint64_t first, uint64_t last, uint64_t mask)
 {
-	return mask != 0 && ((phys ^ (phys + len - 1u)) & ~mask) != 0;
+	return mask != 0 && ((first ^ last) & ~mask) != 0;
 }
 
 /* The summary of a list that passed the request checks (no early exit). */
@@ -75,20 +76,22 @@ static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim
 	/* check_exact() has checked the list's presence and count */
 	for (uint32_t i = 0; i < d->sg_len; i++) {
 		const struct mmchal_sg *s = &d->sg[i];
+		uint64_t last = s->phys + (s->len - 1u);
 
 		if (s->len == 0)
 			return reject(info, MMCHAL_REQ_SEG_ZERO, i);
 		if (s->len > lim->max_seg_size)
 			return reject(info, MMCHAL_REQ_SEG_SIZE, i);
-		if (s->phys > UINT64_MAX - (s->len - 1u))
+		if (last < s->phys)
 			return reject(info, MMCHAL_REQ_SEG_WRAP, i);
-		if (crosses(s->phys, s->len, lim->seg_boundary))
+		if (crosses(s->phys, last, lim->seg_boundary))
 			return reject(info, MMCHAL_REQ_SEG_BOUNDARY, i);
 		/* Interior boundaries: every entry but the first starts on the
 		 * boundary, every entry but the last ends on it (the block layer's
-		 * virt_boundary rule, which the merge raise relies on). */
-		if (vb != 0 && ((i > 0 && (s->phys & vb) != 0) ||
-				(i + 1u < d->sg_len && ((s->phys + s->len) & vb) != 0)))
+		 * virt_boundary rule, which the merge raise relies on); a zero
+		 * mask passes every test. */
+		if ((i > 0 && (s->phys & vb) != 0) ||
+		    (i + 1u < d->sg_len && ((last + 1u) & vb) != 0))
 			return reject(info, MMCHAL_REQ_VIRT_BOUNDARY, i);
 		sum += s->len;
 	}
@@ -192,7 +195,7 @@ static int check_exact(const struct mmchal_request *req, const struct mmchal_lim
 
 /* ------------------------------------------------------------------ planner */
 
-static bool all_cpu(const struct mmchal_data *d)
+static CORE_NOINLINE_ bool all_cpu(const struct mmchal_data *d)
 {
 	for (uint32_t i = 0; i < d->sg_len; i++) {
 		if (!d->sg[i].cpu)
@@ -211,11 +214,10 @@ static bool granule_ok(uint64_t len, uint32_t granule)
 	return granule <= 1u || (len & (granule - 1u)) == 0;
 }
 
-static bool addr_ok(uint64_t addr, uint32_t len, uint8_t bits)
+/* The highest address an engine with @p bits address bits reaches (0 = 64). */
+static CORE_NOINLINE_ uint64_t addr_max(uint8_t bits)
 {
-	uint64_t last = addr + len - 1u;
-
-	return bits == 0 || bits >= 64 || (last >> bits) == 0;
+	return bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1u;
 }
 
 /* Does any buffer start or end inside a cache line? Its neighbour owns the rest
@@ -243,12 +245,14 @@ enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
 {
 	uint32_t segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
 	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
+	uint64_t top = addr_max(c->addr_bits);
 
 	*index = 0;
 	if (d->sg_len > segs)
 		return MMCHAL_PR_SEGS;
 	for (uint32_t i = 0; i < d->sg_len; i++) {
 		const struct mmchal_sg *s = &d->sg[i];
+		uint64_t last = s->phys + (s->len - 1u);
 
 		*index = i;
 		/* Behind the IOMMU the device address keeps the offset in the page;
@@ -259,9 +263,9 @@ enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
 			return MMCHAL_PR_GRANULE;
 		if (s->len > c->max_seg_size)
 			return MMCHAL_PR_SEG_SIZE;
-		if (!iommu && !addr_ok(s->phys, s->len, c->addr_bits))
+		if (!iommu && last > top)
 			return MMCHAL_PR_ADDR_BITS;
-		if (!iommu && crosses(s->phys, s->len, c->seg_boundary))
+		if (!iommu && crosses(s->phys, last, c->seg_boundary))
 			return MMCHAL_PR_BOUNDARY;
 	}
 	*index = 0;
@@ -273,14 +277,15 @@ static bool dir_ok(enum mmchal_dir dir)
 	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;
 }
 
-/* Bounce or PIO; @c out->index and @c out->merge are the caller's. */
+/* Bounce or PIO, both of which copy by CPU address; @c out->index and
+ * @c out->merge are the caller's. */
 static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
-		    enum mmchal_plan_reason why, struct mmchal_plan_result *out, bool cpu_missing)
+		    enum mmchal_plan_reason why, struct mmchal_plan_result *out)
 {
 	const struct mmchal_dma_dir_caps *c = &env->dma->dir[data->dir];
 	uint64_t total = total_of(data);
 
-	if (cpu_missing)
+	if (!all_cpu(data))
 		return MMCHAL_EINVAL;
 	out->reason = why;
 	out->iommu = false;
@@ -317,7 +322,7 @@ int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmc
 		return MMCHAL_EINVAL;
 	out->index = 0;
 	out->merge = MMCHAL_MERGE_NO_IOMMU;
-	return fallback(env, data, why, out, !all_cpu(data));
+	return fallback(env, data, why, out);
 }
 
 /* Could the engine refuse some segment? (Exact answer from the summary.) */
@@ -340,8 +345,7 @@ static bool maybe_obstacle(const struct mmchal_plan_env *env, const struct mmcha
 	/* every last byte <= phys_or + len1_or, which cannot overflow: the
 	 * summary of a valid list has no start in the top 4 GiB, and a "maybe"
 	 * summary stopped at len1_or above */
-	return (c->addr_bits != 0 && c->addr_bits < 64 &&
-		((sum->phys_or + sum->len1_or) >> c->addr_bits) != 0) ||
+	return sum->phys_or + sum->len1_or > addr_max(c->addr_bits) ||
 	       (c->seg_boundary != 0 && (sum->cross_or & ~c->seg_boundary) != 0);
 }
 
@@ -389,21 +393,21 @@ static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data
 	out->merge = iommu ? MMCHAL_MERGE_OK : MMCHAL_MERGE_NO_IOMMU;
 	out->index = 0;
 	if (env->dma->kind == MMCHAL_DMA_NONE)
-		return fallback(env, data, MMCHAL_PR_NO_ENGINE, out, !all_cpu(data));
+		return fallback(env, data, MMCHAL_PR_NO_ENGINE, out);
 	c = &env->dma->dir[data->dir];
 	noncoherent = env->cache_line != 0 && !c->coherent;
 	/* Cache maintenance goes by CPU address. */
 	if (noncoherent && !all_cpu(data))
 		return MMCHAL_EINVAL;
 	total = total_of(data);
-	if (c->min_len != 0 && total < c->min_len)
-		return fallback(env, data, MMCHAL_PR_MIN_LEN, out, !all_cpu(data));
+	if (total < c->min_len) /* 0: no minimum */
+		return fallback(env, data, MMCHAL_PR_MIN_LEN, out);
 	if (c->max_xfer != 0 && total > c->max_xfer)
-		return fallback(env, data, MMCHAL_PR_XFER, out, !all_cpu(data));
+		return fallback(env, data, MMCHAL_PR_XFER, out);
 	if (noncoherent && data->dir == MMCHAL_DIR_FROM_CARD &&
 	    shares_line(data, env->cache_line, &index)) {
 		out->index = index;
-		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out, !all_cpu(data));
+		return fallback(env, data, MMCHAL_PR_SHARED_LINE, out);
 	}
 	if (iommu && env->merge) {
 		struct mmchal_merge_info mi = {.reason = MMCHAL_MERGE_OK};
@@ -423,7 +427,7 @@ static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data
 		      : MMCHAL_PR_COUNT;
 	if (why != MMCHAL_PR_COUNT) {
 		out->index = index;
-		return fallback(env, data, why, out, !all_cpu(data));
+		return fallback(env, data, why, out);
 	}
 	out->plan = MMCHAL_PLAN_DIRECT;
 	out->nobounce = MMCHAL_NB_NONE;
@@ -442,7 +446,8 @@ static int plan_into(const struct mmchal_plan_env *env, const struct mmchal_data
 int mmchal_dma_plan_checked_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 			     const struct mmchal_sg_summary *sum, struct mmchal_plan_result *out)
 {
-	struct mmchal_plan_result r = *out;
+	/* every successful plan sets every field of r */
+	struct mmchal_plan_result r;
 	int err = plan_into(env, data, sum, &r);
 
 	if (err == 0)
@@ -455,17 +460,17 @@ static bool mapped_exact(const struct mmchal_dma_dir_caps *caps, const struct mm
 			 uint32_t nsegs, uint32_t *index)
 {
 	uint32_t align = caps->addr_align > 1u ? caps->addr_align : 1u;
+	uint64_t top = addr_max(caps->addr_bits);
 
 	for (uint32_t i = 0; i < nsegs; i++) {
 		const struct mmchal_dma_seg *s = &segs[i];
+		uint64_t last = s->addr + (s->len - 1u);
 
 		if (index)
 			*index = i;
 		if (s->len == 0 || (s->addr & (align - 1u)) != 0 ||
 		    !granule_ok(s->len, caps->len_granule) || s->len > caps->max_seg_size ||
-		    s->addr > UINT64_MAX - (s->len - 1u) ||
-		    !addr_ok(s->addr, s->len, caps->addr_bits) ||
-		    crosses(s->addr, s->len, caps->seg_boundary))
+		    last < s->addr || last > top || crosses(s->addr, last, caps->seg_boundary))
 			return false;
 	}
 	if (index)
@@ -503,8 +508,7 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
 	 * aligned to it; every last byte is at most addr_or + len1_or */
 	if (len1_or >= caps->max_seg_size || (addr_or >> 32) == 0xffffffffu ||
 	    (addr_or & (align1 | gran1)) != 0 || (last_and & gran1) != gran1 ||
-	    (caps->addr_bits != 0 && caps->addr_bits < 64 &&
-	     ((addr_or + len1_or) >> caps->addr_bits) != 0) ||
+	    addr_or + len1_or > addr_max(caps->addr_bits) ||
 	    (caps->seg_boundary != 0 && (cross_or & ~caps->seg_boundary) != 0))
 		return mapped_exact(caps, segs, nsegs, index);
 	return true;
@@ -512,79 +516,104 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
 
 /* ------------------------------------------------------------------ texts */
 
-static const char *const check_texts[MMCHAL_REQ_CHECK_COUNT] = {
-	[MMCHAL_REQ_OK] = "valid",
-	[MMCHAL_REQ_NULL] = "request, command or limits missing",
-	[MMCHAL_REQ_OPCODE] = "command index above 63",
-	[MMCHAL_REQ_RSP_FLAGS] = "unknown or inconsistent response flags",
-	[MMCHAL_REQ_DATA_CMD] = "data on a command that takes none",
-	[MMCHAL_REQ_DIR] = "unknown transfer direction",
-	[MMCHAL_REQ_BLKSZ] = "block size 0 or above max_blk_size",
-	[MMCHAL_REQ_BLOCKS] = "block count 0 or above max_blk_count",
-	[MMCHAL_REQ_REQ_SIZE] = "request larger than max_req_size",
-	[MMCHAL_REQ_NO_SG] = "no scatter-gather list",
-	[MMCHAL_REQ_SEGS] = "more entries than max_segs",
-	[MMCHAL_REQ_SEG_ZERO] = "an entry of length 0",
-	[MMCHAL_REQ_SEG_SIZE] = "an entry longer than max_seg_size",
-	[MMCHAL_REQ_SEG_WRAP] = "an entry wraps the address space",
-	[MMCHAL_REQ_SEG_BOUNDARY] = "an entry crosses seg_boundary",
-	[MMCHAL_REQ_VIRT_BOUNDARY] = "an interior boundary not aligned to virt_boundary",
-	[MMCHAL_REQ_SUM] = "entry lengths do not add up to blksz x blocks",
-	[MMCHAL_REQ_SBC_NO_DATA] = "CMD23 without a data phase",
-	[MMCHAL_REQ_SBC_COUNT] = "CMD23 block count open-ended or not the data's",
-	[MMCHAL_REQ_STOP_NO_DATA] = "STOP without a data phase",
-};
+/*
+ * Each set of texts is a pool of NUL-ended strings in enum order rather than
+ * a table of pointers: no pointer per text, and a pool that nothing names is
+ * dropped whole by the linker (string literals would share one section).
+ */
+static const char *nth_text(const char *pool, unsigned int n)
+{
+	for (; n > 0; n--) {
+		while (*pool != '\0')
+			pool++;
+		pool++;
+	}
+	return pool;
+}
+
+static const char check_texts[] =
+	"valid\0"                                             /* MMCHAL_REQ_OK */
+	"request, command or limits missing\0"                /* MMCHAL_REQ_NULL */
+	"command index above 63\0"                            /* MMCHAL_REQ_OPCODE */
+	"unknown or inconsistent response flags\0"            /* MMCHAL_REQ_RSP_FLAGS */
+	"data on a command that takes none\0"                 /* MMCHAL_REQ_DATA_CMD */
+	"unknown transfer direction\0"                        /* MMCHAL_REQ_DIR */
+	"block size 0 or above max_blk_size\0"                /* MMCHAL_REQ_BLKSZ */
+	"block count 0 or above max_blk_count\0"              /* MMCHAL_REQ_BLOCKS */
+	"request larger than max_req_size\0"                  /* MMCHAL_REQ_REQ_SIZE */
+	"no scatter-gather list\0"                            /* MMCHAL_REQ_NO_SG */
+	"more entries than max_segs\0"                        /* MMCHAL_REQ_SEGS */
+	"an entry of length 0\0"                              /* MMCHAL_REQ_SEG_ZERO */
+	"an entry longer than max_seg_size\0"                 /* MMCHAL_REQ_SEG_SIZE */
+	"an entry wraps the address space\0"                  /* MMCHAL_REQ_SEG_WRAP */
+	"an entry crosses seg_boundary\0"                     /* MMCHAL_REQ_SEG_BOUNDARY */
+	"an interior boundary not aligned to virt_boundary\0" /* MMCHAL_REQ_VIRT_BOUNDARY */
+	"entry lengths do not add up to blksz x blocks\0"     /* MMCHAL_REQ_SUM */
+	"CMD23 without a data phase\0"                        /* MMCHAL_REQ_SBC_NO_DATA */
+	"CMD23 block count open-ended or not the data's\0"    /* MMCHAL_REQ_SBC_COUNT */
+	"STOP without a data phase";                          /* MMCHAL_REQ_STOP_NO_DATA */
 
 const char *mmchal_req_check_text(enum mmchal_req_check why)
 {
-	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? check_texts[why] : "?";
+	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? nth_text(check_texts, why) : "?";
 }
 
-static const char *const plan_names[MMCHAL_PLAN_COUNT] = {
-	[MMCHAL_PLAN_PIO] = "PIO",
-	[MMCHAL_PLAN_DIRECT] = "DIRECT",
-	[MMCHAL_PLAN_IOMMU_MERGED] = "IOMMU_MERGED",
-	[MMCHAL_PLAN_BOUNCED] = "BOUNCED",
-};
+static const char plan_names[] = "PIO\0"          /* MMCHAL_PLAN_PIO */
+				 "DIRECT\0"       /* MMCHAL_PLAN_DIRECT */
+				 "IOMMU_MERGED\0" /* MMCHAL_PLAN_IOMMU_MERGED */
+				 "BOUNCED";       /* MMCHAL_PLAN_BOUNCED */
 
 const char *mmchal_plan_name(enum mmchal_plan plan)
 {
-	return (unsigned)plan < MMCHAL_PLAN_COUNT ? plan_names[plan] : "?";
+	return (unsigned)plan < MMCHAL_PLAN_COUNT ? nth_text(plan_names, plan) : "?";
 }
 
-static const char *const reason_texts[MMCHAL_PR_COUNT] = {
-	[MMCHAL_PR_NO_ENGINE] = "the host has no DMA engine",
-	[MMCHAL_PR_RETRY] = "retry by PIO after a DMA fault",
-	[MMCHAL_PR_MERGED] = "the IOMMU maps the list to one device address",
-	[MMCHAL_PR_DIRECT] = "the engine takes every segment as it is",
-	[MMCHAL_PR_DIRECT_IOMMU] = "merging is off: each segment mapped on its own",
-	[MMCHAL_PR_DIRECT_UNMERGEABLE] =
-		"the list cannot be merged: each segment mapped on its own",
-	[MMCHAL_PR_MIN_LEN] = "shorter than the engine's minimum DMA length",
-	[MMCHAL_PR_XFER] = "longer than the engine's largest transfer",
-	[MMCHAL_PR_SHARED_LINE] = "a device-to-memory buffer shares a cache line with other data",
-	[MMCHAL_PR_SEGS] = "more segments than the engine chains",
-	[MMCHAL_PR_ALIGN] = "a segment start is not aligned as the engine needs",
-	[MMCHAL_PR_GRANULE] = "a segment length is not a multiple of the engine's granule",
-	[MMCHAL_PR_SEG_SIZE] = "a segment is longer than the engine's largest segment",
-	[MMCHAL_PR_ADDR_BITS] = "a segment lies beyond the engine's address bits",
-	[MMCHAL_PR_BOUNDARY] = "a segment crosses the engine's segment boundary",
-	[MMCHAL_PR_MAPPED_BAD] = "the IOMMU mapping is not what the engine can take",
-};
+static const char reason_texts[] =
+	/* MMCHAL_PR_NO_ENGINE */
+	"the host has no DMA engine\0"
+	/* MMCHAL_PR_RETRY */
+	"retry by PIO after a DMA fault\0"
+	/* MMCHAL_PR_MERGED */
+	"the IOMMU maps the list to one device address\0"
+	/* MMCHAL_PR_DIRECT */
+	"the engine takes every segment as it is\0"
+	/* MMCHAL_PR_DIRECT_IOMMU */
+	"merging is off: each segment mapped on its own\0"
+	/* MMCHAL_PR_DIRECT_UNMERGEABLE */
+	"the list cannot be merged: each segment mapped on its own\0"
+	/* MMCHAL_PR_MIN_LEN */
+	"shorter than the engine's minimum DMA length\0"
+	/* MMCHAL_PR_XFER */
+	"longer than the engine's largest transfer\0"
+	/* MMCHAL_PR_SHARED_LINE */
+	"a device-to-memory buffer shares a cache line with other data\0"
+	/* MMCHAL_PR_SEGS */
+	"more segments than the engine chains\0"
+	/* MMCHAL_PR_ALIGN */
+	"a segment start is not aligned as the engine needs\0"
+	/* MMCHAL_PR_GRANULE */
+	"a segment length is not a multiple of the engine's granule\0"
+	/* MMCHAL_PR_SEG_SIZE */
+	"a segment is longer than the engine's largest segment\0"
+	/* MMCHAL_PR_ADDR_BITS */
+	"a segment lies beyond the engine's address bits\0"
+	/* MMCHAL_PR_BOUNDARY */
+	"a segment crosses the engine's segment boundary\0"
+	/* MMCHAL_PR_MAPPED_BAD */
+	"the IOMMU mapping is not what the engine can take";
 
 const char *mmchal_plan_reason_text(enum mmchal_plan_reason reason)
 {
-	return (unsigned)reason < MMCHAL_PR_COUNT ? reason_texts[reason] : "?";
+	return (unsigned)reason < MMCHAL_PR_COUNT ? nth_text(reason_texts, reason) : "?";
 }
 
-static const char *const nobounce_texts[MMCHAL_NB_COUNT] = {
-	[MMCHAL_NB_NONE] = "-",
-	[MMCHAL_NB_NO_POOL] = "no bounce pool",
-	[MMCHAL_NB_TOO_LARGE] = "larger than the bounce limit",
-	[MMCHAL_NB_ENGINE] = "the engine cannot take it bounced either",
-};
+static const char nobounce_texts[] =
+	"-\0"                                       /* MMCHAL_NB_NONE */
+	"no bounce pool\0"                          /* MMCHAL_NB_NO_POOL */
+	"larger than the bounce limit\0"            /* MMCHAL_NB_TOO_LARGE */
+	"the engine cannot take it bounced either"; /* MMCHAL_NB_ENGINE */
 
 const char *mmchal_plan_nobounce_text(enum mmchal_plan_nobounce nb)
 {
-	return (unsigned)nb < MMCHAL_NB_COUNT ? nobounce_texts[nb] : "?";
+	return (unsigned)nb < MMCHAL_NB_COUNT ? nth_text(nobounce_texts, nb) : "?";
 }

@@ -6,44 +6,41 @@
  */
 #include <mmchal/error.h>
 
+/*
+ * The texts indexed by -err, each ended by its NUL, and "unknown error" after
+ * the last code: one array rather than a table of pointers to them.
+ */
+static const char texts[] = "success\0"                              /* MMCHAL_OK */
+			    "invalid argument\0"                     /* MMCHAL_EINVAL */
+			    "operation not supported\0"              /* MMCHAL_ENOTSUP */
+			    "pool exhausted\0"                       /* MMCHAL_ENOMEM */
+			    "timed out\0"                            /* MMCHAL_ETIMEDOUT */
+			    "I/O error (CRC or end bit)\0"           /* MMCHAL_EIO */
+			    "busy\0"                                 /* MMCHAL_EBUSY */
+			    "no card\0"                              /* MMCHAL_ENOMEDIUM */
+			    "DMA or IOMMU fault\0"                   /* MMCHAL_EFAULT */
+			    "value out of range\0"                   /* MMCHAL_ERANGE */
+			    "not found\0"                            /* MMCHAL_ENOENT */
+			    "already done\0"                         /* MMCHAL_EALREADY */
+			    "illegal command or protocol sequence\0" /* MMCHAL_EILSEQ */
+			    "aborted\0"                              /* MMCHAL_ECANCELED */
+			    "malformed data\0"                       /* MMCHAL_EPROTO */
+			    "buffer too small\0"                     /* MMCHAL_ENOSPC */
+			    "card is write-protected\0"              /* MMCHAL_EROFS */
+			    "unknown error";
+
 const char *mmchal_strerror(int err)
 {
-	switch (err) {
-	case MMCHAL_OK:
-		return "success";
-	case MMCHAL_EINVAL:
-		return "invalid argument";
-	case MMCHAL_ENOTSUP:
-		return "operation not supported";
-	case MMCHAL_ENOMEM:
-		return "pool exhausted";
-	case MMCHAL_ETIMEDOUT:
-		return "timed out";
-	case MMCHAL_EIO:
-		return "I/O error (CRC or end bit)";
-	case MMCHAL_EBUSY:
-		return "busy";
-	case MMCHAL_ENOMEDIUM:
-		return "no card";
-	case MMCHAL_EFAULT:
-		return "DMA or IOMMU fault";
-	case MMCHAL_ERANGE:
-		return "value out of range";
-	case MMCHAL_ENOENT:
-		return "not found";
-	case MMCHAL_EALREADY:
-		return "already done";
-	case MMCHAL_EILSEQ:
-		return "illegal command or protocol sequence";
-	case MMCHAL_ECANCELED:
-		return "aborted";
-	case MMCHAL_EPROTO:
-		return "malformed data";
-	case MMCHAL_ENOSPC:
-		return "buffer too small";
-	case MMCHAL_EROFS:
-		return "card is write-protected";
-	default:
-		return "unknown error";
+	/* -err without overflow; a positive code wraps to a large value */
+	unsigned int n = 0u - (unsigned int)err;
+	const char *t = texts;
+
+	if (n > 0u - (unsigned int)MMCHAL_EROFS)
+		n = 0u - (unsigned int)MMCHAL_EROFS + 1u;
+	for (; n > 0; n--) {
+		while (*t != '\0')
+			t++;
+		t++;
 	}
+	return t;
 }

@@ -10,103 +10,146 @@
 
 #include "core/strbuf.h"
 
-static const char *const field_names[MMCHAL_LIM_COUNT] = {
-	[MMCHAL_LIM_MAX_SEGS] = "max_segs",           [MMCHAL_LIM_MERGE] = "merge",
-	[MMCHAL_LIM_VIRT_BOUNDARY] = "virt_boundary", [MMCHAL_LIM_MAX_BLK_SIZE] = "max_blk_size",
-	[MMCHAL_LIM_MAX_REQ_SIZE] = "max_req_size",   [MMCHAL_LIM_MAX_BLK_COUNT] = "max_blk_count",
-	[MMCHAL_LIM_MAX_SEG_SIZE] = "max_seg_size",   [MMCHAL_LIM_SEG_BOUNDARY] = "seg_boundary",
-	[MMCHAL_LIM_DMA_ALIGN] = "dma_align",         [MMCHAL_LIM_BOUNCE_LIMIT] = "bounce_limit",
-	[MMCHAL_LIM_POLICY] = "completion",
-};
+/*
+ * The names and texts are pools of NUL-ended strings in enum order rather
+ * than tables of pointers: no pointer per string, and a pool that nothing
+ * names is dropped whole by the linker.
+ */
+static const char *nth_text(const char *pool, unsigned int n)
+{
+	for (; n > 0; n--) {
+		while (*pool != '\0')
+			pool++;
+		pool++;
+	}
+	return pool;
+}
+
+static const char field_names[] = "max_segs\0"      /* MMCHAL_LIM_MAX_SEGS */
+				  "merge\0"         /* MMCHAL_LIM_MERGE */
+				  "virt_boundary\0" /* MMCHAL_LIM_VIRT_BOUNDARY */
+				  "max_blk_size\0"  /* MMCHAL_LIM_MAX_BLK_SIZE */
+				  "max_req_size\0"  /* MMCHAL_LIM_MAX_REQ_SIZE */
+				  "max_blk_count\0" /* MMCHAL_LIM_MAX_BLK_COUNT */
+				  "max_seg_size\0"  /* MMCHAL_LIM_MAX_SEG_SIZE */
+				  "seg_boundary\0"  /* MMCHAL_LIM_SEG_BOUNDARY */
+				  "dma_align\0"     /* MMCHAL_LIM_DMA_ALIGN */
+				  "bounce_limit\0"  /* MMCHAL_LIM_BOUNCE_LIMIT */
+				  "completion";     /* MMCHAL_LIM_POLICY */
 
 /* "{}" stands for the cause value, rendered by the field's unit. */
-static const char *const reason_texts[MMCHAL_WHY_COUNT] = {
-	[MMCHAL_WHY_DEFAULT] = "library default",
-	[MMCHAL_WHY_HOST_DECLARED] = "declared by the host",
-	[MMCHAL_WHY_ENGINE_SEGS] = "the DMA engine chains at most {} segment(s) per transfer",
-	[MMCHAL_WHY_PIO_NO_ENGINE] = "PIO: no DMA engine limit, the TMIO default {} is kept",
-	[MMCHAL_WHY_MERGE_RAISED] = "raised for merging: the host is merge-capable, the IOMMU "
-				    "merges {}-byte pages and the card is SD memory or eMMC",
-	[MMCHAL_WHY_MERGE_NOT_CAPABLE] = "no merging: the host does not declare merge capability",
-	[MMCHAL_WHY_MERGE_NO_IOMMU] = "no merging: no IOMMU in front of the DMA engine",
-	[MMCHAL_WHY_MERGE_IOMMU_CANNOT] = "no merging: the IOMMU reports merge boundary 0",
-	[MMCHAL_WHY_MERGE_CARD_SDIO] = "no merging: SDIO buffers are small and not page aligned",
-	[MMCHAL_WHY_MERGE_CARD_UNKNOWN] = "no merging yet: the card is not identified "
-					  "(decided again at init_card)",
-	[MMCHAL_WHY_MERGE_NO_DMA] = "no merging: PIO moves the data",
-	[MMCHAL_WHY_NONE] = "no constraint",
-	[MMCHAL_WHY_BLK_PRODUCT] = "max_blk_size x block-count limit = {}",
-	[MMCHAL_WHY_BOUNCE_CLAMP] =
-		"clamped to the bounce limit {} (slot size x slots per mapping)",
-	[MMCHAL_WHY_IOMMU_MAP_LIMIT] = "clamped to the IOMMU's largest mapping, {}",
-	[MMCHAL_WHY_ENGINE_XFER] = "clamped to the DMA engine's largest transfer, {}",
-	[MMCHAL_WHY_BLK_COUNTER] = "the block counter register is {} bits wide",
-	[MMCHAL_WHY_SOC_BLK_COUNT] = "capped by the SoC data at {} blocks",
-	[MMCHAL_WHY_FIT_REQ_SIZE] = "bounded by max_req_size {}",
-	[MMCHAL_WHY_ENGINE_SEG_SIZE] = "the DMA engine's largest segment, {}",
-	[MMCHAL_WHY_ENGINE_BOUNDARY] = "a segment may not cross the engine's {}-byte boundary",
-	[MMCHAL_WHY_ENGINE_ALIGN] = "the DMA engine needs segment starts aligned to {} bytes; "
-				    "others are bounced or go PIO",
-	[MMCHAL_WHY_BOUNCE_NO_POOL] = "no bounce pool",
-	[MMCHAL_WHY_BOUNCE_IOMMU] = "no bouncing: behind the IOMMU any buffer is reachable",
-	[MMCHAL_WHY_BOUNCE_PIO] = "no bouncing: PIO moves the data",
-	[MMCHAL_WHY_BOUNCE_POOL] = "slot size x slots per mapping",
-	[MMCHAL_WHY_POLICY_OVERRIDE] =
-		"forced by the configuration (worst-case completion work {} ns)",
-	[MMCHAL_WHY_POLICY_NO_IRQ] = "the backend completes by polling",
-	[MMCHAL_WHY_POLICY_NO_LOCK] = "the port has no interrupt-safe lock",
-	[MMCHAL_WHY_POLICY_NO_WORK] = "no unmap or copy-back work ({} ns): completing under the "
-				      "lock is cheapest",
-	[MMCHAL_WHY_POLICY_IRQ_OFF_OK] = "worst-case completion work {} ns fits the interrupt-off "
-					 "budget",
-	[MMCHAL_WHY_POLICY_IRQ_OK] = "worst-case completion work {} ns exceeds the interrupt-off "
-				     "budget; unmap and copy-back run after the lock is dropped",
-	[MMCHAL_WHY_POLICY_TOO_MUCH] = "worst-case completion work {} ns exceeds the interrupt "
-				       "budget; completion runs as deferred work",
-	[MMCHAL_WHY_POLICY_NO_DEFER] = "worst-case completion work {} ns exceeds the interrupt "
-				       "budget, but the port cannot defer work",
-};
+static const char reason_texts[] =
+	/* MMCHAL_WHY_DEFAULT */
+	"library default\0"
+	/* MMCHAL_WHY_HOST_DECLARED */
+	"declared by the host\0"
+	/* MMCHAL_WHY_ENGINE_SEGS */
+	"the DMA engine chains at most {} segment(s) per transfer\0"
+	/* MMCHAL_WHY_PIO_NO_ENGINE */
+	"PIO: no DMA engine limit, the TMIO default {} is kept\0"
+	/* MMCHAL_WHY_MERGE_RAISED */
+	"raised for merging: the host is merge-capable, the IOMMU merges {}-byte pages and the "
+	"card is SD memory or eMMC\0"
+	/* MMCHAL_WHY_MERGE_NOT_CAPABLE */
+	"no merging: the host does not declare merge capability\0"
+	/* MMCHAL_WHY_MERGE_NO_IOMMU */
+	"no merging: no IOMMU in front of the DMA engine\0"
+	/* MMCHAL_WHY_MERGE_IOMMU_CANNOT */
+	"no merging: the IOMMU reports merge boundary 0\0"
+	/* MMCHAL_WHY_MERGE_CARD_SDIO */
+	"no merging: SDIO buffers are small and not page aligned\0"
+	/* MMCHAL_WHY_MERGE_CARD_UNKNOWN */
+	"no merging yet: the card is not identified (decided again at init_card)\0"
+	/* MMCHAL_WHY_MERGE_NO_DMA */
+	"no merging: PIO moves the data\0"
+	/* MMCHAL_WHY_NONE */
+	"no constraint\0"
+	/* MMCHAL_WHY_BLK_PRODUCT */
+	"max_blk_size x block-count limit = {}\0"
+	/* MMCHAL_WHY_BOUNCE_CLAMP */
+	"clamped to the bounce limit {} (slot size x slots per mapping)\0"
+	/* MMCHAL_WHY_IOMMU_MAP_LIMIT */
+	"clamped to the IOMMU's largest mapping, {}\0"
+	/* MMCHAL_WHY_ENGINE_XFER */
+	"clamped to the DMA engine's largest transfer, {}\0"
+	/* MMCHAL_WHY_BLK_COUNTER */
+	"the block counter register is {} bits wide\0"
+	/* MMCHAL_WHY_SOC_BLK_COUNT */
+	"capped by the SoC data at {} blocks\0"
+	/* MMCHAL_WHY_FIT_REQ_SIZE */
+	"bounded by max_req_size {}\0"
+	/* MMCHAL_WHY_ENGINE_SEG_SIZE */
+	"the DMA engine's largest segment, {}\0"
+	/* MMCHAL_WHY_ENGINE_BOUNDARY */
+	"a segment may not cross the engine's {}-byte boundary\0"
+	/* MMCHAL_WHY_ENGINE_ALIGN */
+	"the DMA engine needs segment starts aligned to {} bytes; others are bounced or go PIO\0"
+	/* MMCHAL_WHY_BOUNCE_NO_POOL */
+	"no bounce pool\0"
+	/* MMCHAL_WHY_BOUNCE_IOMMU */
+	"no bouncing: behind the IOMMU any buffer is reachable\0"
+	/* MMCHAL_WHY_BOUNCE_PIO */
+	"no bouncing: PIO moves the data\0"
+	/* MMCHAL_WHY_BOUNCE_POOL */
+	"slot size x slots per mapping\0"
+	/* MMCHAL_WHY_POLICY_OVERRIDE */
+	"forced by the configuration (worst-case completion work {} ns)\0"
+	/* MMCHAL_WHY_POLICY_NO_IRQ */
+	"the backend completes by polling\0"
+	/* MMCHAL_WHY_POLICY_NO_LOCK */
+	"the port has no interrupt-safe lock\0"
+	/* MMCHAL_WHY_POLICY_NO_WORK */
+	"no unmap or copy-back work ({} ns): completing under the lock is cheapest\0"
+	/* MMCHAL_WHY_POLICY_IRQ_OFF_OK */
+	"worst-case completion work {} ns fits the interrupt-off budget\0"
+	/* MMCHAL_WHY_POLICY_IRQ_OK */
+	"worst-case completion work {} ns exceeds the interrupt-off budget; unmap and copy-back "
+	"run after the lock is dropped\0"
+	/* MMCHAL_WHY_POLICY_TOO_MUCH */
+	"worst-case completion work {} ns exceeds the interrupt budget; completion runs as "
+	"deferred work\0"
+	/* MMCHAL_WHY_POLICY_NO_DEFER */
+	"worst-case completion work {} ns exceeds the interrupt budget, but the port cannot "
+	"defer work";
 
-static const char *const policy_names[] = {
-	[MMCHAL_POLICY_AUTO] = "AUTO",           [MMCHAL_POLICY_IRQ_LOCKED] = "IRQ_LOCKED",
-	[MMCHAL_POLICY_IRQ_SPLIT] = "IRQ_SPLIT", [MMCHAL_POLICY_DEFERRED] = "DEFERRED",
-	[MMCHAL_POLICY_POLLED] = "POLLED",
-};
+static const char policy_names[] = "AUTO\0"       /* MMCHAL_POLICY_AUTO */
+				   "IRQ_LOCKED\0" /* MMCHAL_POLICY_IRQ_LOCKED */
+				   "IRQ_SPLIT\0"  /* MMCHAL_POLICY_IRQ_SPLIT */
+				   "DEFERRED\0"   /* MMCHAL_POLICY_DEFERRED */
+				   "POLLED";      /* MMCHAL_POLICY_POLLED */
 
-static const char *const card_names[] = {
-	[MMCHAL_CARD_UNKNOWN] = "unknown",   [MMCHAL_CARD_SD] = "SD",
-	[MMCHAL_CARD_MMC] = "eMMC",          [MMCHAL_CARD_SDIO] = "SDIO",
-	[MMCHAL_CARD_SD_COMBO] = "SD combo",
-};
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+static const char card_names[] = "unknown\0" /* MMCHAL_CARD_UNKNOWN */
+				 "SD\0"      /* MMCHAL_CARD_SD */
+				 "eMMC\0"    /* MMCHAL_CARD_MMC */
+				 "SDIO\0"    /* MMCHAL_CARD_SDIO */
+				 "SD combo"; /* MMCHAL_CARD_SD_COMBO */
 
 const char *mmchal_limit_field_name(enum mmchal_limit_field field)
 {
-	if ((unsigned int)field >= ARRAY_SIZE(field_names))
+	if ((unsigned int)field >= MMCHAL_LIM_COUNT)
 		return "?";
-	return field_names[field];
+	return nth_text(field_names, field);
 }
 
 const char *mmchal_limit_reason_text(enum mmchal_limit_reason reason)
 {
-	if ((unsigned int)reason >= ARRAY_SIZE(reason_texts) || !reason_texts[reason])
+	if ((unsigned int)reason >= MMCHAL_WHY_COUNT)
 		return "?";
-	return reason_texts[reason];
+	return nth_text(reason_texts, reason);
 }
 
 const char *mmchal_completion_policy_name(enum mmchal_completion_policy policy)
 {
-	if ((unsigned int)policy >= ARRAY_SIZE(policy_names))
+	if ((unsigned int)policy > MMCHAL_POLICY_POLLED)
 		return "?";
-	return policy_names[policy];
+	return nth_text(policy_names, policy);
 }
 
 const char *mmchal_card_type_name(enum mmchal_card_type card)
 {
-	if ((unsigned int)card >= ARRAY_SIZE(card_names))
+	if ((unsigned int)card > MMCHAL_CARD_SD_COMBO)
 		return "?";
-	return card_names[card];
+	return nth_text(card_names, card);
 }
 
 /* Fields whose values and causes are byte counts. */

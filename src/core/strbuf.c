@@ -59,7 +59,8 @@ void mmchal_sb_puthex_(struct mmchal_strbuf_ *sb, uint64_t v)
 
 void mmchal_sb_putsize_(struct mmchal_strbuf_ *sb, uint64_t bytes)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	/* fixed-width names: no pointer per name */
+	static const char units[][4] = {"KiB", "MiB", "GiB", "TiB"};
 	uint64_t v = bytes;
 	unsigned int u = 0;
 

@@ -1111,6 +1111,80 @@ static void test_texts(void **state)
 	assert_string_equal(mmchal_plan_name((enum mmchal_plan)MMCHAL_PLAN_COUNT), "?");
 }
 
+static const char *const want_check[MMCHAL_REQ_CHECK_COUNT] = {
+	[MMCHAL_REQ_OK] = "valid",
+	[MMCHAL_REQ_NULL] = "request, command or limits missing",
+	[MMCHAL_REQ_OPCODE] = "command index above 63",
+	[MMCHAL_REQ_RSP_FLAGS] = "unknown or inconsistent response flags",
+	[MMCHAL_REQ_DATA_CMD] = "data on a command that takes none",
+	[MMCHAL_REQ_DIR] = "unknown transfer direction",
+	[MMCHAL_REQ_BLKSZ] = "block size 0 or above max_blk_size",
+	[MMCHAL_REQ_BLOCKS] = "block count 0 or above max_blk_count",
+	[MMCHAL_REQ_REQ_SIZE] = "request larger than max_req_size",
+	[MMCHAL_REQ_NO_SG] = "no scatter-gather list",
+	[MMCHAL_REQ_SEGS] = "more entries than max_segs",
+	[MMCHAL_REQ_SEG_ZERO] = "an entry of length 0",
+	[MMCHAL_REQ_SEG_SIZE] = "an entry longer than max_seg_size",
+	[MMCHAL_REQ_SEG_WRAP] = "an entry wraps the address space",
+	[MMCHAL_REQ_SEG_BOUNDARY] = "an entry crosses seg_boundary",
+	[MMCHAL_REQ_VIRT_BOUNDARY] = "an interior boundary not aligned to virt_boundary",
+	[MMCHAL_REQ_SUM] = "entry lengths do not add up to blksz x blocks",
+	[MMCHAL_REQ_SBC_NO_DATA] = "CMD23 without a data phase",
+	[MMCHAL_REQ_SBC_COUNT] = "CMD23 block count open-ended or not the data's",
+	[MMCHAL_REQ_STOP_NO_DATA] = "STOP without a data phase",
+};
+
+static const char *const want_plan[MMCHAL_PLAN_COUNT] = {
+	[MMCHAL_PLAN_PIO] = "PIO",
+	[MMCHAL_PLAN_DIRECT] = "DIRECT",
+	[MMCHAL_PLAN_IOMMU_MERGED] = "IOMMU_MERGED",
+	[MMCHAL_PLAN_BOUNCED] = "BOUNCED",
+};
+
+static const char *const want_reason[MMCHAL_PR_COUNT] = {
+	[MMCHAL_PR_NO_ENGINE] = "the host has no DMA engine",
+	[MMCHAL_PR_RETRY] = "retry by PIO after a DMA fault",
+	[MMCHAL_PR_MERGED] = "the IOMMU maps the list to one device address",
+	[MMCHAL_PR_DIRECT] = "the engine takes every segment as it is",
+	[MMCHAL_PR_DIRECT_IOMMU] = "merging is off: each segment mapped on its own",
+	[MMCHAL_PR_DIRECT_UNMERGEABLE] =
+		"the list cannot be merged: each segment mapped on its own",
+	[MMCHAL_PR_MIN_LEN] = "shorter than the engine's minimum DMA length",
+	[MMCHAL_PR_XFER] = "longer than the engine's largest transfer",
+	[MMCHAL_PR_SHARED_LINE] = "a device-to-memory buffer shares a cache line with other data",
+	[MMCHAL_PR_SEGS] = "more segments than the engine chains",
+	[MMCHAL_PR_ALIGN] = "a segment start is not aligned as the engine needs",
+	[MMCHAL_PR_GRANULE] = "a segment length is not a multiple of the engine's granule",
+	[MMCHAL_PR_SEG_SIZE] = "a segment is longer than the engine's largest segment",
+	[MMCHAL_PR_ADDR_BITS] = "a segment lies beyond the engine's address bits",
+	[MMCHAL_PR_BOUNDARY] = "a segment crosses the engine's segment boundary",
+	[MMCHAL_PR_MAPPED_BAD] = "the IOMMU mapping is not what the engine can take",
+};
+
+static const char *const want_nobounce[MMCHAL_NB_COUNT] = {
+	[MMCHAL_NB_NONE] = "-",
+	[MMCHAL_NB_NO_POOL] = "no bounce pool",
+	[MMCHAL_NB_TOO_LARGE] = "larger than the bounce limit",
+	[MMCHAL_NB_ENGINE] = "the engine cannot take it bounced either",
+};
+
+/* Every text exactly, each against its enum value (the texts are kept in pools
+ * in enum order: a text out of place shows here). */
+static void test_texts_exact(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MMCHAL_REQ_CHECK_COUNT; i++)
+		assert_string_equal(mmchal_req_check_text((enum mmchal_req_check)i), want_check[i]);
+	for (int i = 0; i < MMCHAL_PLAN_COUNT; i++)
+		assert_string_equal(mmchal_plan_name((enum mmchal_plan)i), want_plan[i]);
+	for (int i = 0; i < MMCHAL_PR_COUNT; i++)
+		assert_string_equal(mmchal_plan_reason_text((enum mmchal_plan_reason)i),
+				    want_reason[i]);
+	for (int i = 0; i < MMCHAL_NB_COUNT; i++)
+		assert_string_equal(mmchal_plan_nobounce_text((enum mmchal_plan_nobounce)i),
+				    want_nobounce[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1121,6 +1195,7 @@ int main(void)
 		cmocka_unit_test(test_fallback),
 		cmocka_unit_test(test_check_mapped),
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_texts_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -891,6 +891,29 @@ static void test_zeroed_caps_are_a_valid_pio_host(void **state)
 	assert_int_equal(l.reason[MMCHAL_LIM_POLICY], MMCHAL_WHY_POLICY_NO_LOCK);
 }
 
+/* The block size: the host's own, or the library default, each with its reason
+ * and the value as its cause. */
+static void test_block_size_reason(void **state)
+{
+	struct mmchal_caps caps;
+	struct mmchal_port_caps port = {0};
+	struct mmchal_limits l;
+
+	(void)state;
+	memset(&caps, 0, sizeof(caps));
+	caps.host.max_blk_size = 1024;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_blk_size, 1024);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_SIZE], MMCHAL_WHY_HOST_DECLARED);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_BLK_SIZE], 1024);
+
+	caps.host.max_blk_size = 0;
+	assert_int_equal(mmchal_limits_derive(&caps, &port, NULL, MMCHAL_CARD_SD, &l), 0);
+	assert_int_equal(l.max_blk_size, MMCHAL_MAX_BLK_SIZE_DEFAULT);
+	assert_int_equal(l.reason[MMCHAL_LIM_MAX_BLK_SIZE], MMCHAL_WHY_DEFAULT);
+	assert_int_equal(l.cause[MMCHAL_LIM_MAX_BLK_SIZE], MMCHAL_MAX_BLK_SIZE_DEFAULT);
+}
+
 /* A PIO host whose completion work is base_ns only, with the budgets given. */
 static void derive_pio_work(uint32_t base_ns, bool deferred, struct mmchal_limits *l)
 {
@@ -1195,6 +1218,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_combinations),
 		cmocka_unit_test(test_null_arguments),
 		cmocka_unit_test(test_zeroed_caps_are_a_valid_pio_host),
+		cmocka_unit_test(test_block_size_reason),
 		cmocka_unit_test(test_policy_budget_edges),
 		cmocka_unit_test(test_policy_work_with_iommu_on_budget),
 		cmocka_unit_test(test_bounce_work_in_kib),

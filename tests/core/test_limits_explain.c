@@ -169,6 +169,92 @@ static void test_names(void **state)
 			    0);
 }
 
+static const char *const want_field[MMCHAL_LIM_COUNT] = {
+	[MMCHAL_LIM_MAX_SEGS] = "max_segs",           [MMCHAL_LIM_MERGE] = "merge",
+	[MMCHAL_LIM_VIRT_BOUNDARY] = "virt_boundary", [MMCHAL_LIM_MAX_BLK_SIZE] = "max_blk_size",
+	[MMCHAL_LIM_MAX_REQ_SIZE] = "max_req_size",   [MMCHAL_LIM_MAX_BLK_COUNT] = "max_blk_count",
+	[MMCHAL_LIM_MAX_SEG_SIZE] = "max_seg_size",   [MMCHAL_LIM_SEG_BOUNDARY] = "seg_boundary",
+	[MMCHAL_LIM_DMA_ALIGN] = "dma_align",         [MMCHAL_LIM_BOUNCE_LIMIT] = "bounce_limit",
+	[MMCHAL_LIM_POLICY] = "completion",
+};
+
+static const char *const want_reason[MMCHAL_WHY_COUNT] = {
+	[MMCHAL_WHY_DEFAULT] = "library default",
+	[MMCHAL_WHY_HOST_DECLARED] = "declared by the host",
+	[MMCHAL_WHY_ENGINE_SEGS] = "the DMA engine chains at most {} segment(s) per transfer",
+	[MMCHAL_WHY_PIO_NO_ENGINE] = "PIO: no DMA engine limit, the TMIO default {} is kept",
+	[MMCHAL_WHY_MERGE_RAISED] = "raised for merging: the host is merge-capable, the IOMMU "
+				    "merges {}-byte pages and the card is SD memory or eMMC",
+	[MMCHAL_WHY_MERGE_NOT_CAPABLE] = "no merging: the host does not declare merge capability",
+	[MMCHAL_WHY_MERGE_NO_IOMMU] = "no merging: no IOMMU in front of the DMA engine",
+	[MMCHAL_WHY_MERGE_IOMMU_CANNOT] = "no merging: the IOMMU reports merge boundary 0",
+	[MMCHAL_WHY_MERGE_CARD_SDIO] = "no merging: SDIO buffers are small and not page aligned",
+	[MMCHAL_WHY_MERGE_CARD_UNKNOWN] = "no merging yet: the card is not identified "
+					  "(decided again at init_card)",
+	[MMCHAL_WHY_MERGE_NO_DMA] = "no merging: PIO moves the data",
+	[MMCHAL_WHY_NONE] = "no constraint",
+	[MMCHAL_WHY_BLK_PRODUCT] = "max_blk_size x block-count limit = {}",
+	[MMCHAL_WHY_BOUNCE_CLAMP] =
+		"clamped to the bounce limit {} (slot size x slots per mapping)",
+	[MMCHAL_WHY_IOMMU_MAP_LIMIT] = "clamped to the IOMMU's largest mapping, {}",
+	[MMCHAL_WHY_ENGINE_XFER] = "clamped to the DMA engine's largest transfer, {}",
+	[MMCHAL_WHY_BLK_COUNTER] = "the block counter register is {} bits wide",
+	[MMCHAL_WHY_SOC_BLK_COUNT] = "capped by the SoC data at {} blocks",
+	[MMCHAL_WHY_FIT_REQ_SIZE] = "bounded by max_req_size {}",
+	[MMCHAL_WHY_ENGINE_SEG_SIZE] = "the DMA engine's largest segment, {}",
+	[MMCHAL_WHY_ENGINE_BOUNDARY] = "a segment may not cross the engine's {}-byte boundary",
+	[MMCHAL_WHY_ENGINE_ALIGN] = "the DMA engine needs segment starts aligned to {} bytes; "
+				    "others are bounced or go PIO",
+	[MMCHAL_WHY_BOUNCE_NO_POOL] = "no bounce pool",
+	[MMCHAL_WHY_BOUNCE_IOMMU] = "no bouncing: behind the IOMMU any buffer is reachable",
+	[MMCHAL_WHY_BOUNCE_PIO] = "no bouncing: PIO moves the data",
+	[MMCHAL_WHY_BOUNCE_POOL] = "slot size x slots per mapping",
+	[MMCHAL_WHY_POLICY_OVERRIDE] =
+		"forced by the configuration (worst-case completion work {} ns)",
+	[MMCHAL_WHY_POLICY_NO_IRQ] = "the backend completes by polling",
+	[MMCHAL_WHY_POLICY_NO_LOCK] = "the port has no interrupt-safe lock",
+	[MMCHAL_WHY_POLICY_NO_WORK] = "no unmap or copy-back work ({} ns): completing under the "
+				      "lock is cheapest",
+	[MMCHAL_WHY_POLICY_IRQ_OFF_OK] = "worst-case completion work {} ns fits the interrupt-off "
+					 "budget",
+	[MMCHAL_WHY_POLICY_IRQ_OK] = "worst-case completion work {} ns exceeds the interrupt-off "
+				     "budget; unmap and copy-back run after the lock is dropped",
+	[MMCHAL_WHY_POLICY_TOO_MUCH] = "worst-case completion work {} ns exceeds the interrupt "
+				       "budget; completion runs as deferred work",
+	[MMCHAL_WHY_POLICY_NO_DEFER] = "worst-case completion work {} ns exceeds the interrupt "
+				       "budget, but the port cannot defer work",
+};
+
+static const char *const want_policy[MMCHAL_POLICY_POLLED + 1] = {
+	[MMCHAL_POLICY_AUTO] = "AUTO",           [MMCHAL_POLICY_IRQ_LOCKED] = "IRQ_LOCKED",
+	[MMCHAL_POLICY_IRQ_SPLIT] = "IRQ_SPLIT", [MMCHAL_POLICY_DEFERRED] = "DEFERRED",
+	[MMCHAL_POLICY_POLLED] = "POLLED",
+};
+
+static const char *const want_card[MMCHAL_CARD_SD_COMBO + 1] = {
+	[MMCHAL_CARD_UNKNOWN] = "unknown",   [MMCHAL_CARD_SD] = "SD",
+	[MMCHAL_CARD_MMC] = "eMMC",          [MMCHAL_CARD_SDIO] = "SDIO",
+	[MMCHAL_CARD_SD_COMBO] = "SD combo",
+};
+
+/* Every name and text exactly, each against its enum value (they are kept in
+ * pools in enum order: one out of place shows here). */
+static void test_texts_exact(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MMCHAL_LIM_COUNT; i++)
+		assert_string_equal(mmchal_limit_field_name((enum mmchal_limit_field)i),
+				    want_field[i]);
+	for (int i = 0; i < MMCHAL_WHY_COUNT; i++)
+		assert_string_equal(mmchal_limit_reason_text((enum mmchal_limit_reason)i),
+				    want_reason[i]);
+	for (int i = 0; i <= MMCHAL_POLICY_POLLED; i++)
+		assert_string_equal(mmchal_completion_policy_name((enum mmchal_completion_policy)i),
+				    want_policy[i]);
+	for (int i = 0; i <= MMCHAL_CARD_SD_COMBO; i++)
+		assert_string_equal(mmchal_card_type_name((enum mmchal_card_type)i), want_card[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_truncation_keeps_whole_lines),
 		cmocka_unit_test(test_invalid_arguments),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_texts_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
