@@ -13,6 +13,7 @@
 #include "core/dma_plan_priv.h"
 #include "core/hints.h"
 #include "core/req_quick.h"
+#include "core/strbuf.h"
 #include "core/mem.h"
 
 static CORE_NOINLINE_ int reject(struct mmchal_req_check_info *info, enum mmchal_req_check why,
@@ -521,16 +522,6 @@ bool mmchal_dma_check_mapped(const struct mmchal_dma_dir_caps *caps,
  * a table of pointers: no pointer per text, and a pool that nothing names is
  * dropped whole by the linker (string literals would share one section).
  */
-static const char *nth_text(const char *pool, unsigned int n)
-{
-	for (; n > 0; n--) {
-		while (*pool != '\0')
-			pool++;
-		pool++;
-	}
-	return pool;
-}
-
 static const char check_texts[] =
 	"valid\0"                                             /* MMCHAL_REQ_OK */
 	"request, command or limits missing\0"                /* MMCHAL_REQ_NULL */
@@ -555,7 +546,7 @@ static const char check_texts[] =
 
 const char *mmchal_req_check_text(enum mmchal_req_check why)
 {
-	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? nth_text(check_texts, why) : "?";
+	return (unsigned)why < MMCHAL_REQ_CHECK_COUNT ? mmchal_text_nth_(check_texts, why) : "?";
 }
 
 static const char plan_names[] = "PIO\0"          /* MMCHAL_PLAN_PIO */
@@ -565,7 +556,7 @@ static const char plan_names[] = "PIO\0"          /* MMCHAL_PLAN_PIO */
 
 const char *mmchal_plan_name(enum mmchal_plan plan)
 {
-	return (unsigned)plan < MMCHAL_PLAN_COUNT ? nth_text(plan_names, plan) : "?";
+	return (unsigned)plan < MMCHAL_PLAN_COUNT ? mmchal_text_nth_(plan_names, plan) : "?";
 }
 
 static const char reason_texts[] =
@@ -604,7 +595,7 @@ static const char reason_texts[] =
 
 const char *mmchal_plan_reason_text(enum mmchal_plan_reason reason)
 {
-	return (unsigned)reason < MMCHAL_PR_COUNT ? nth_text(reason_texts, reason) : "?";
+	return (unsigned)reason < MMCHAL_PR_COUNT ? mmchal_text_nth_(reason_texts, reason) : "?";
 }
 
 static const char nobounce_texts[] =
@@ -615,5 +606,5 @@ static const char nobounce_texts[] =
 
 const char *mmchal_plan_nobounce_text(enum mmchal_plan_nobounce nb)
 {
-	return (unsigned)nb < MMCHAL_NB_COUNT ? nth_text(nobounce_texts, nb) : "?";
+	return (unsigned)nb < MMCHAL_NB_COUNT ? mmchal_text_nth_(nobounce_texts, nb) : "?";
 }

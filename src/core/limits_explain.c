@@ -13,18 +13,8 @@
 /*
  * The names and texts are pools of NUL-ended strings in enum order rather
  * than tables of pointers: no pointer per string, and a pool that nothing
- * names is dropped whole by the linker.
+ * names is dropped whole by the linker (mmchal_text_nth_()).
  */
-static const char *nth_text(const char *pool, unsigned int n)
-{
-	for (; n > 0; n--) {
-		while (*pool != '\0')
-			pool++;
-		pool++;
-	}
-	return pool;
-}
-
 static const char field_names[] = "max_segs\0"      /* MMCHAL_LIM_MAX_SEGS */
 				  "merge\0"         /* MMCHAL_LIM_MERGE */
 				  "virt_boundary\0" /* MMCHAL_LIM_VIRT_BOUNDARY */
@@ -128,28 +118,28 @@ const char *mmchal_limit_field_name(enum mmchal_limit_field field)
 {
 	if ((unsigned int)field >= MMCHAL_LIM_COUNT)
 		return "?";
-	return nth_text(field_names, field);
+	return mmchal_text_nth_(field_names, field);
 }
 
 const char *mmchal_limit_reason_text(enum mmchal_limit_reason reason)
 {
 	if ((unsigned int)reason >= MMCHAL_WHY_COUNT)
 		return "?";
-	return nth_text(reason_texts, reason);
+	return mmchal_text_nth_(reason_texts, reason);
 }
 
 const char *mmchal_completion_policy_name(enum mmchal_completion_policy policy)
 {
 	if ((unsigned int)policy > MMCHAL_POLICY_POLLED)
 		return "?";
-	return nth_text(policy_names, policy);
+	return mmchal_text_nth_(policy_names, policy);
 }
 
 const char *mmchal_card_type_name(enum mmchal_card_type card)
 {
 	if ((unsigned int)card > MMCHAL_CARD_SD_COMBO)
 		return "?";
-	return nth_text(card_names, card);
+	return mmchal_text_nth_(card_names, card);
 }
 
 /* Fields whose values and causes are byte counts. */

@@ -78,3 +78,13 @@ void mmchal_sb_putsize_(struct mmchal_strbuf_ *sb, uint64_t bytes)
 	mmchal_sb_puts_(sb, units[u]);
 	mmchal_sb_putc_(sb, ')');
 }
+
+const char *mmchal_text_nth_(const char *pool, unsigned int n)
+{
+	for (; n > 0; n--) {
+		while (*pool != '\0')
+			pool++;
+		pool++;
+	}
+	return pool;
+}

@@ -27,4 +27,11 @@ void mmchal_sb_puthex_(struct mmchal_strbuf_ *sb, uint64_t v);
 /* Bytes as a decimal number followed by a binary unit when exact: "262144 (256 KiB)". */
 void mmchal_sb_putsize_(struct mmchal_strbuf_ *sb, uint64_t bytes);
 
+/*
+ * Text number @p n of @p pool, a run of NUL-ended strings in enum order (the
+ * form the core keeps its names and texts in: no pointer per string, and a
+ * pool nothing names is dropped whole by the linker). The caller bounds @p n.
+ */
+const char *mmchal_text_nth_(const char *pool, unsigned int n);
+
 #endif /* MMCHAL_CORE_STRBUF_H */
