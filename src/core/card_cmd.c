@@ -15,6 +15,10 @@
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
 #define BUSY_TRIES_DEFAULT     100000u
+#define OP_COND_TRIES_DEFAULT  1000u
+/* ~1 s of CMD1, ACMD41 or CMD5 polling with the caller's delay (Linux 100 x
+   10 ms, U-Boot 1000 x 1 ms) */
+#define OP_COND_POLL_US        1000u
 
 /* polling interval while the card is busy, when the caller gave a delay */
 #define BUSY_POLL_US 100u
@@ -70,8 +74,12 @@ static uint32_t cmd_timeout(const struct mmchal_card *card)
 
 int mmchal_card_set_ios_(struct mmchal_card *card)
 {
-	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
+	int err;
 
+	/* every clock the layer asks for is capped at the host's f_max here */
+	if (card->caps.f_max_hz && card->ios.clock_hz > card->caps.f_max_hz)
+		card->ios.clock_hz = card->caps.f_max_hz;
+	err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
 	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
@@ -211,6 +219,41 @@ int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t ar
 	}
 	return command(card, &cmd, opcode, arg,
 		       MMCHAL_RSP_R1 | CARD_CMD_CHECK | CMD_READ | (app ? CMD_APP : 0u), blksz);
+}
+
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered)
+{
+	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
+	struct mmchal_cmd cmd;
+
+	for (uint32_t i = 0; i < tries; i++) {
+		/* the eMMC read-only build (config.h) sends no ACMD41 */
+		int err = (!MMCHAL_EMMC_RO && app)
+				  ? mmchal_card_acmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3)
+				  : mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3);
+
+		if (err)
+			return err;
+		*answered = true;
+		card->info.ocr = cmd.resp[0];
+		if (cmd.resp[0] & OCR_BUSY)
+			return 0;
+		mmchal_card_delay_(card, OP_COND_POLL_US);
+	}
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, opcode, app, arg);
+}
+
+int mmchal_card_set_blocklen_(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+
+	if (card->info.block_addr)
+		return 0;
+	/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN, a byte-mode
+	   eMMC to its own */
+	return mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 }
 
 static uint32_t busy_tries(const struct mmchal_card *card)

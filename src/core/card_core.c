@@ -55,13 +55,11 @@ int mmchal_card_check_present(struct mmchal_card *card)
 	return card->removed ? MMCHAL_ENOMEDIUM : 0;
 }
 
-uint32_t mmchal_card_max_clock_(const struct mmchal_card *card, uint32_t want_hz)
+void mmchal_card_read_only_(struct mmchal_card *card)
 {
-	uint32_t f = want_hz;
+	int ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
 
-	if (card->caps.f_max_hz && f > card->caps.f_max_hz)
-		f = card->caps.f_max_hz;
-	return f;
+	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
 }
 
 int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
@@ -108,8 +106,7 @@ static int power_up(struct mmchal_card *card)
 	   identification clock; the host sends the 74 initial clocks with it */
 	mmchal_card_delay_(card, 1000u);
 	card->ios.power_mode = MMCHAL_POWER_ON;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, card->cfg.f_init_hz ? card->cfg.f_init_hz
-									      : F_INIT_HZ_DEFAULT);
+	card->ios.clock_hz = card->cfg.f_init_hz ? card->cfg.f_init_hz : F_INIT_HZ_DEFAULT;
 	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;

@@ -108,8 +108,7 @@ static int sdio_bus(struct mmchal_card *card)
 	uint8_t v;
 	int err;
 
-	card->ios.clock_hz = mmchal_card_max_clock_(card,
-						    low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS);
+	card->ios.clock_hz = low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS;
 	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
@@ -135,7 +134,7 @@ static int sdio_bus(struct mmchal_card *card)
 	if (err)
 		return err;
 	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, SDIO_CLOCK_HS);
+	card->ios.clock_hz = SDIO_CLOCK_HS;
 	return mmchal_card_set_ios_(card);
 }
 
@@ -163,13 +162,10 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	if (err)
 		return err;
 
-	/* CMD3: SEND_RELATIVE_ADDR (R6) */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
+	/* CMD3: SEND_RELATIVE_ADDR, once */
+	err = mmchal_card_get_rca_(card, 1);
 	if (err)
 		return err;
-	card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
-	if (!card->info.rca)
-		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 	/* CMD7: SELECT_CARD */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
 			       MMCHAL_RSP_R1B);
