@@ -112,22 +112,46 @@ int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, u
 #define CMD_READ (1u << 29) /* @extra is the size of a one-block register read */
 #define CMD_PRIV (CARD_CMD_CHECK | CMD_APP | CMD_READ)
 
+int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms,
+		     uint32_t flags)
+{
+	const struct mmchal_cmd *cmd = req->cmd;
+	bool app = (flags & CMD_APP) != 0;
+	int err = run(card, req, timeout_ms);
+
+	if (err) {
+		const struct mmchal_cmd *f = (req->sbc && req->sbc->error)     ? req->sbc
+					     : (req->stop && req->stop->error) ? req->stop
+									       : cmd;
+
+		mmchal_card_fail_(card, err, f->opcode, app, f->arg);
+		/* the command was answered (the data phase failed): its status
+		   goes with the failure */
+		if (f == cmd && req->data && !cmd->error)
+			mmchal_card_fail_status_(card, cmd->resp[0]);
+		return err;
+	}
+	if (!(flags & CARD_CMD_CHECK))
+		return 0;
+	err = mmchal_card_check_(card, cmd, R1_CMD_ERRORS, app);
+	if (!err && req->stop)
+		err = mmchal_card_check_(card, req->stop, R1_CMD_ERRORS, false);
+	return err;
+}
+
 /*
  * The one place a command is built and sent: @cmd cleared and filled in,
  * with CMD_READ a one-block read of @extra bytes into cfg.buf, else @extra
- * the busy time of an R1b command, added to the command timeout. A failed
- * request is recorded against the command; with CARD_CMD_CHECK in @flags the
- * R1 errors of the response fail it too, with the status.
+ * the busy time of an R1b command, added to the command timeout, then run
+ * by mmchal_card_run_().
  */
 static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
 		   uint32_t flags, uint32_t extra)
 {
-	bool app = (flags & CMD_APP) != 0;
 	struct mmchal_request req;
 	struct mmchal_data data;
 	struct mmchal_sg sg;
 	uint32_t busy_ms = extra;
-	int err;
 
 	memset(cmd, 0, sizeof(*cmd));
 	memset(&req, 0, sizeof(req));
@@ -151,18 +175,7 @@ static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t op
 	cmd->flags = flags & ~CMD_PRIV;
 	cmd->busy_timeout_ms = busy_ms;
 	req.cmd = cmd;
-	err = run(card, &req, cmd_timeout(card) + busy_ms);
-	if (err) {
-		mmchal_card_fail_(card, err, opcode, app, arg);
-		/* the command was answered (the data phase failed): its status
-		   goes with the failure */
-		if (req.data && !cmd->error)
-			mmchal_card_fail_status_(card, cmd->resp[0]);
-		return err;
-	}
-	if (flags & CARD_CMD_CHECK)
-		return mmchal_card_check_(card, cmd, R1_CMD_ERRORS, app);
-	return 0;
+	return mmchal_card_run_(card, &req, cmd_timeout(card) + busy_ms, flags);
 }
 
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,

@@ -233,6 +233,15 @@ int mmchal_card_set_ios_(struct mmchal_card *card);
    fail the command (mmchal_card_check_() with R1_CMD_ERRORS). */
 #define CARD_CMD_CHECK (1u << 31)
 
+/*
+ * Run a request built by the caller through request_sync. A failure is
+ * recorded against the command that failed (CMD23 or CMD12 when the host
+ * says so, else the command itself, with its status when it was answered
+ * and the data phase failed); with CARD_CMD_CHECK in @flags the R1 errors
+ * of the command's response, then of CMD12's, fail it too, with the status.
+ */
+int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms,
+		     uint32_t flags);
 /* One command without data. @cmd gets the response. */
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		     uint32_t arg, uint32_t flags);
