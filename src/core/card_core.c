@@ -214,15 +214,11 @@ int mmchal_card_init(struct mmchal_card *card)
 	if (err && err != MMCHAL_ENOTSUP)
 		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 	card->caps.bus &= ~card->cfg.bus_disable;
-	if (!(card->caps.bus & MMCHAL_BUS_NONREMOVABLE)) {
-		int cd = mmchal_host_get_cd(card->cfg.ops, card->cfg.ctx);
-
-		if (cd == 0 || cd == MMCHAL_ENOMEDIUM) {
-			card->removed = true;
-			return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
-		}
-	}
+	/* a new card: present unless the slot's card detect says otherwise */
 	card->removed = false;
+	err = mmchal_card_check_present(card);
+	if (err)
+		return mmchal_card_refuse_(card, err);
 	err = identify(card);
 	if (!err && card->removed)
 		err = MMCHAL_ENOMEDIUM;
