@@ -363,7 +363,7 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 	err = mmc_select(card);
 	if (err)
 		return err;

@@ -278,7 +278,8 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4);
 /* CMD3 (R6) until the card picks an RCA other than 0, at most @tries times;
    MMCHAL_EPROTO when it never does (card_sd.c). */
 int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries);
-/* init_card and the limits for the type now known. */
+/* init_card and the limits for the type now known; a failure is recorded
+   as no command's. */
 int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type);
 /* info.read_only of a memory card: the slot's switch or the CSD's write
    protection flags. */

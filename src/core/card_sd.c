@@ -135,7 +135,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 
 	err = sd_select(card);
 	if (err)

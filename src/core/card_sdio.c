@@ -152,7 +152,7 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	err = mmchal_card_type_known_(card,
 				      s->mem_present ? MMCHAL_CARD_SD_COMBO : MMCHAL_CARD_SDIO);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 	/* nothing in the card's window that a 3.3 V slot can give */
 	if (arg == 0u)
 		return mmchal_card_fail_op_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, 0);
