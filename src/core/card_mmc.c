@@ -15,6 +15,7 @@
  */
 #include "core/card_priv.h"
 
+#include "core/hints.h"
 #include "core/mem.h"
 
 /* CMD1 argument: sector mode, 2.7-3.6 V and 1.70-1.95 V (PROTOCOL.md 1) */
@@ -29,8 +30,9 @@
    Zephyr send (Linux sends 1; the field is ignored for this access mode) */
 #define MMC_SWITCH_WRITE_BYTE (3u << 24)
 
-/* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
-static int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
+/* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check).
+   Out of line: mmc_steps() and mmc_try_width() share one copy. */
+static CORE_NOINLINE_ int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
 {
 	struct mmchal_cmd cmd;
 	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
