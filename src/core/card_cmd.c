@@ -213,10 +213,7 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return MMCHAL_EILSEQ;
 	}
-	err = mmchal_card_cmd_(card, cmd, opcode, arg, flags);
-	if (err && card->err.opcode == opcode)
-		card->err.app = true;
-	return err;
+	return command(card, cmd, opcode, arg, flags | CMD_APP, 0);
 }
 
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
