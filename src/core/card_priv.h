@@ -275,6 +275,9 @@ int mmchal_card_note_err_(struct mmchal_card *card, int err);
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
 int mmchal_card_mmc_init_(struct mmchal_card *card);
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4);
+/* The host at SD high speed, 50 MHz (card_sd.c; SDIO high speed is the
+   same timing). */
+int mmchal_card_sd_hs_(struct mmchal_card *card);
 /* CMD3 (R6) until the card picks an RCA other than 0, at most @tries times;
    MMCHAL_EPROTO when it never does (card_sd.c). */
 int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries);

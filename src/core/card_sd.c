@@ -22,6 +22,13 @@
 #define SD_SWITCH_SET_HS   0x80fffff1u
 #define CCC_SWITCH         (1u << 10)
 
+int mmchal_card_sd_hs_(struct mmchal_card *card)
+{
+	card->ios.timing = MMCHAL_TIMING_SD_HS;
+	card->ios.clock_hz = SD_CLOCK_HS;
+	return mmchal_card_set_ios_(card);
+}
+
 int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries)
 {
 	struct mmchal_cmd cmd;
@@ -114,9 +121,7 @@ static int sd_high_speed(struct mmchal_card *card)
 		return err;
 	if ((st[16] & 0xfu) != 1u)
 		return 0;
-	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = SD_CLOCK_HS;
-	return mmchal_card_set_ios_(card);
+	return mmchal_card_sd_hs_(card);
 }
 
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)

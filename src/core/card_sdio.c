@@ -16,7 +16,6 @@
 
 #define SDIO_CLOCK_LOW 400000u
 #define SDIO_CLOCK_DS  25000000u
-#define SDIO_CLOCK_HS  50000000u
 
 /* CMD52: IO_RW_DIRECT, one byte (R5: flags [15:8], data [7:0]). */
 static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t addr, uint8_t in,
@@ -133,9 +132,7 @@ static int sdio_bus(struct mmchal_card *card)
 	err = sdio_rw(card, true, 0, CCCR_SPEED, (uint8_t)(v | CCCR_SPEED_EHS), NULL);
 	if (err)
 		return err;
-	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = SDIO_CLOCK_HS;
-	return mmchal_card_set_ios_(card);
+	return mmchal_card_sd_hs_(card);
 }
 
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
