@@ -162,11 +162,9 @@ static int identify(struct mmchal_card *card)
 	if (err == MMCHAL_ENOMEDIUM)
 		return MMCHAL_ENOMEDIUM;
 	if (!err) {
-		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
-			mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
-					     SD_IF_COND_ARG);
-			return MMCHAL_EPROTO;
-		}
+		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG)
+			return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
+						    SD_IF_COND_ARG);
 		v2 = true;
 	}
 	mmchal_card_err_clear_(card);
