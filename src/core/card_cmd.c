@@ -15,6 +15,10 @@
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
 #define BUSY_TRIES_DEFAULT     100000u
+#define OP_COND_TRIES_DEFAULT  1000u
+/* ~1 s of CMD1, ACMD41 or CMD5 polling with the caller's delay (Linux 100 x
+   10 ms, U-Boot 1000 x 1 ms) */
+#define OP_COND_POLL_US        1000u
 
 /* polling interval while the card is busy, when the caller gave a delay */
 #define BUSY_POLL_US 100u
@@ -70,8 +74,12 @@ static uint32_t cmd_timeout(const struct mmchal_card *card)
 
 int mmchal_card_set_ios_(struct mmchal_card *card)
 {
-	int err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
+	int err;
 
+	/* every clock the layer asks for is capped at the host's f_max here */
+	if (card->caps.f_max_hz && card->ios.clock_hz > card->caps.f_max_hz)
+		card->ios.clock_hz = card->caps.f_max_hz;
+	err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
 	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
@@ -104,22 +112,46 @@ int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, u
 #define CMD_READ (1u << 29) /* @extra is the size of a one-block register read */
 #define CMD_PRIV (CARD_CMD_CHECK | CMD_APP | CMD_READ)
 
+int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms,
+		     uint32_t flags)
+{
+	const struct mmchal_cmd *cmd = req->cmd;
+	bool app = (flags & CMD_APP) != 0;
+	int err = run(card, req, timeout_ms);
+
+	if (err) {
+		const struct mmchal_cmd *f = (req->sbc && req->sbc->error)     ? req->sbc
+					     : (req->stop && req->stop->error) ? req->stop
+									       : cmd;
+
+		mmchal_card_fail_(card, err, f->opcode, app, f->arg);
+		/* the command was answered (the data phase failed): its status
+		   goes with the failure */
+		if (f == cmd && req->data && !cmd->error)
+			mmchal_card_fail_status_(card, cmd->resp[0]);
+		return err;
+	}
+	if (!(flags & CARD_CMD_CHECK))
+		return 0;
+	err = mmchal_card_check_(card, cmd, R1_CMD_ERRORS, app);
+	if (!err && req->stop)
+		err = mmchal_card_check_(card, req->stop, R1_CMD_ERRORS, false);
+	return err;
+}
+
 /*
  * The one place a command is built and sent: @cmd cleared and filled in,
  * with CMD_READ a one-block read of @extra bytes into cfg.buf, else @extra
- * the busy time of an R1b command, added to the command timeout. A failed
- * request is recorded against the command; with CARD_CMD_CHECK in @flags the
- * R1 errors of the response fail it too, with the status.
+ * the busy time of an R1b command, added to the command timeout, then run
+ * by mmchal_card_run_().
  */
 static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
 		   uint32_t flags, uint32_t extra)
 {
-	bool app = (flags & CMD_APP) != 0;
 	struct mmchal_request req;
 	struct mmchal_data data;
 	struct mmchal_sg sg;
 	uint32_t busy_ms = extra;
-	int err;
 
 	memset(cmd, 0, sizeof(*cmd));
 	memset(&req, 0, sizeof(req));
@@ -143,18 +175,7 @@ static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t op
 	cmd->flags = flags & ~CMD_PRIV;
 	cmd->busy_timeout_ms = busy_ms;
 	req.cmd = cmd;
-	err = run(card, &req, cmd_timeout(card) + busy_ms);
-	if (err) {
-		mmchal_card_fail_(card, err, opcode, app, arg);
-		/* the command was answered (the data phase failed): its status
-		   goes with the failure */
-		if (req.data && !cmd->error)
-			mmchal_card_fail_status_(card, cmd->resp[0]);
-		return err;
-	}
-	if (flags & CARD_CMD_CHECK)
-		return mmchal_card_check_(card, cmd, R1_CMD_ERRORS, app);
-	return 0;
+	return mmchal_card_run_(card, &req, cmd_timeout(card) + busy_ms, flags);
 }
 
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
@@ -192,10 +213,7 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 		mmchal_card_fail_status_(card, cmd->resp[0]);
 		return MMCHAL_EILSEQ;
 	}
-	err = mmchal_card_cmd_(card, cmd, opcode, arg, flags);
-	if (err && card->err.opcode == opcode)
-		card->err.app = true;
-	return err;
+	return command(card, cmd, opcode, arg, flags | CMD_APP, 0);
 }
 
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
@@ -211,6 +229,41 @@ int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t ar
 	}
 	return command(card, &cmd, opcode, arg,
 		       MMCHAL_RSP_R1 | CARD_CMD_CHECK | CMD_READ | (app ? CMD_APP : 0u), blksz);
+}
+
+int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
+			 bool *answered)
+{
+	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
+	struct mmchal_cmd cmd;
+
+	for (uint32_t i = 0; i < tries; i++) {
+		/* the eMMC read-only build (config.h) sends no ACMD41 */
+		int err = (!MMCHAL_EMMC_RO && app)
+				  ? mmchal_card_acmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3)
+				  : mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3);
+
+		if (err)
+			return err;
+		*answered = true;
+		card->info.ocr = cmd.resp[0];
+		if (cmd.resp[0] & OCR_BUSY)
+			return 0;
+		mmchal_card_delay_(card, OP_COND_POLL_US);
+	}
+	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, opcode, app, arg);
+}
+
+int mmchal_card_set_blocklen_(struct mmchal_card *card)
+{
+	struct mmchal_cmd cmd;
+
+	if (card->info.block_addr)
+		return 0;
+	/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN, a byte-mode
+	   eMMC to its own */
+	return mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
+				MMCHAL_RSP_R1 | CARD_CMD_CHECK);
 }
 
 static uint32_t busy_tries(const struct mmchal_card *card)

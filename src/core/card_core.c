@@ -55,13 +55,11 @@ int mmchal_card_check_present(struct mmchal_card *card)
 	return card->removed ? MMCHAL_ENOMEDIUM : 0;
 }
 
-uint32_t mmchal_card_max_clock_(const struct mmchal_card *card, uint32_t want_hz)
+void mmchal_card_read_only_(struct mmchal_card *card)
 {
-	uint32_t f = want_hz;
+	int ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
 
-	if (card->caps.f_max_hz && f > card->caps.f_max_hz)
-		f = card->caps.f_max_hz;
-	return f;
+	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
 }
 
 int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type)
@@ -72,7 +70,7 @@ int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type
 	/* the limits follow the card (e.g. the merge raise for memory cards) */
 	err = mmchal_host_init_card(card->cfg.ops, card->cfg.ctx, type);
 	if (err && err != MMCHAL_ENOTSUP)
-		return mmchal_card_note_err_(card, err);
+		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 	memset(&card->limits, 0, sizeof(card->limits));
 	err = mmchal_host_get_limits_op(card->cfg.ops, card->cfg.ctx, &card->limits);
 	if (err == MMCHAL_ENOTSUP) {
@@ -84,7 +82,7 @@ int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type
 		card->limits.card = type;
 		return 0;
 	}
-	return mmchal_card_note_err_(card, err);
+	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
 static int power_up(struct mmchal_card *card)
@@ -108,8 +106,7 @@ static int power_up(struct mmchal_card *card)
 	   identification clock; the host sends the 74 initial clocks with it */
 	mmchal_card_delay_(card, 1000u);
 	card->ios.power_mode = MMCHAL_POWER_ON;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, card->cfg.f_init_hz ? card->cfg.f_init_hz
-									      : F_INIT_HZ_DEFAULT);
+	card->ios.clock_hz = card->cfg.f_init_hz ? card->cfg.f_init_hz : F_INIT_HZ_DEFAULT;
 	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
@@ -165,11 +162,9 @@ static int identify(struct mmchal_card *card)
 	if (err == MMCHAL_ENOMEDIUM)
 		return MMCHAL_ENOMEDIUM;
 	if (!err) {
-		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG) {
-			mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
-					     SD_IF_COND_ARG);
-			return MMCHAL_EPROTO;
-		}
+		if ((cmd.resp[0] & 0xfffu) != SD_IF_COND_ARG)
+			return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_IF_COND,
+						    SD_IF_COND_ARG);
 		v2 = true;
 	}
 	mmchal_card_err_clear_(card);
@@ -217,15 +212,11 @@ int mmchal_card_init(struct mmchal_card *card)
 	if (err && err != MMCHAL_ENOTSUP)
 		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 	card->caps.bus &= ~card->cfg.bus_disable;
-	if (!(card->caps.bus & MMCHAL_BUS_NONREMOVABLE)) {
-		int cd = mmchal_host_get_cd(card->cfg.ops, card->cfg.ctx);
-
-		if (cd == 0 || cd == MMCHAL_ENOMEDIUM) {
-			card->removed = true;
-			return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
-		}
-	}
+	/* a new card: present unless the slot's card detect says otherwise */
 	card->removed = false;
+	err = mmchal_card_check_present(card);
+	if (err)
+		return mmchal_card_refuse_(card, err);
 	err = identify(card);
 	if (!err && card->removed)
 		err = MMCHAL_ENOMEDIUM;

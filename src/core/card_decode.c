@@ -53,26 +53,30 @@ static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 	out[n] = '\0';
 }
 
-void mmchal_card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid)
+/* The fields both layouts share: MID, OID, a name of @name_len characters
+   from bit 103, and PRV right above the 32-bit PSN at @psn. */
+static void cid_common(const uint32_t r[4], unsigned name_len, unsigned psn, struct mmchal_cid *cid)
 {
 	memset(cid, 0, sizeof(*cid));
 	cid->mid = (uint8_t)mmchal_card_bits_(r, 120, 8);
 	cid->oid = (uint16_t)mmchal_card_bits_(r, 104, 16);
-	cid_name(r, 103, 5, cid->pnm);
-	cid->prv = (uint8_t)mmchal_card_bits_(r, 56, 8);
-	cid->psn = mmchal_card_bits_(r, 24, 32);
+	cid_name(r, 103, name_len, cid->pnm);
+	cid->prv = (uint8_t)mmchal_card_bits_(r, psn + 32u, 8);
+	cid->psn = mmchal_card_bits_(r, psn, 32);
+}
+
+void mmchal_card_decode_sd_cid_(const uint32_t r[4], struct mmchal_cid *cid)
+{
+	/* PNM [103:64], PRV [63:56], PSN [55:24] */
+	cid_common(r, 5, 24, cid);
 	cid->year = (uint16_t)(2000u + mmchal_card_bits_(r, 12, 8));
 	cid->month = (uint8_t)mmchal_card_bits_(r, 8, 4);
 }
 
 void mmchal_card_decode_mmc_cid_(const uint32_t r[4], uint8_t ext_csd_rev, struct mmchal_cid *cid)
 {
-	memset(cid, 0, sizeof(*cid));
-	cid->mid = (uint8_t)mmchal_card_bits_(r, 120, 8);
-	cid->oid = (uint16_t)mmchal_card_bits_(r, 104, 16);
-	cid_name(r, 103, 6, cid->pnm);
-	cid->prv = (uint8_t)mmchal_card_bits_(r, 48, 8);
-	cid->psn = mmchal_card_bits_(r, 16, 32);
+	/* PNM [103:56], PRV [55:48], PSN [47:16] */
+	cid_common(r, 6, 16, cid);
 	cid->month = (uint8_t)mmchal_card_bits_(r, 12, 4);
 	cid->year = (uint16_t)(1997u + mmchal_card_bits_(r, 8, 4));
 	/* eMMC 4.41 (EXT_CSD_REV 5) moved the year base to 2013 for codes 0..12

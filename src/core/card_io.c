@@ -171,20 +171,7 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 	}
 	if (timeout > UINT32_MAX)
 		timeout = UINT32_MAX;
-	err = mmchal_card_note_err_(card, mmchal_host_request_sync_op(card->cfg.ops, card->cfg.ctx,
-								      &r.req, (uint32_t)timeout));
-	if (err) {
-		const struct mmchal_cmd *f = r.sbc.error ? &r.sbc : r.stop.error ? &r.stop : &r.cmd;
-
-		mmchal_card_fail_op_(card, err, f->opcode, f->arg);
-		/* the command was answered: its status goes with the failure */
-		if (f == &r.cmd && !r.cmd.error)
-			mmchal_card_fail_status_(card, r.cmd.resp[0]);
-	} else {
-		err = mmchal_card_check_(card, &r.cmd, R1_CMD_ERRORS, false);
-		if (!err && r.req.stop)
-			err = mmchal_card_check_(card, &r.stop, R1_CMD_ERRORS, false);
-	}
+	err = mmchal_card_run_(card, &r.req, (uint32_t)timeout, CARD_CMD_CHECK);
 	if (!err && write) {
 		/* the data is safe once programming is over */
 		err = mmchal_card_wait_tran_(card, R1_CMD_ERRORS, NULL);

@@ -15,12 +15,11 @@
  */
 #include "core/card_priv.h"
 
+#include "core/hints.h"
 #include "core/mem.h"
 
-#define OP_COND_TRIES_DEFAULT 1000u
-#define OP_COND_POLL_US       1000u
 /* CMD1 argument: sector mode, 2.7-3.6 V and 1.70-1.95 V (PROTOCOL.md 1) */
-#define MMC_OCR_ARG           0x40ff8080u
+#define MMC_OCR_ARG 0x40ff8080u
 
 #define MMC_CLOCK_LEGACY 26000000u
 #define MMC_CLOCK_HS26   26000000u
@@ -31,33 +30,9 @@
    Zephyr send (Linux sends 1; the field is ignored for this access mode) */
 #define MMC_SWITCH_WRITE_BYTE (3u << 24)
 
-static uint32_t op_cond_tries(const struct mmchal_card *card)
-{
-	return card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
-}
-
-/* CMD1: SEND_OP_COND until power-up is done. */
-static int mmc_op_cond(struct mmchal_card *card)
-{
-	uint32_t tries = op_cond_tries(card);
-	struct mmchal_cmd cmd;
-
-	for (uint32_t i = 0; i < tries; i++) {
-		int err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG,
-					   MMCHAL_RSP_R3);
-
-		if (err)
-			return err;
-		card->info.ocr = cmd.resp[0];
-		if (cmd.resp[0] & OCR_BUSY)
-			return 0;
-		mmchal_card_delay_(card, OP_COND_POLL_US);
-	}
-	return mmchal_card_fail_op_(card, MMCHAL_ETIMEDOUT, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG);
-}
-
-/* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check). */
-static int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
+/* CMD6: SWITCH, write one EXT_CSD byte, wait for busy (not the CMD13 check).
+   Out of line: mmc_steps() and mmc_try_width() share one copy. */
+static CORE_NOINLINE_ int mmc_switch(struct mmchal_card *card, uint32_t index, uint32_t value)
 {
 	struct mmchal_cmd cmd;
 	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
@@ -211,8 +186,7 @@ static int mmc_steps(struct mmchal_card *card, const uint16_t *step)
 			    (card->caps.bus & MMCHAL_BUS_1_8V))
 				card->ios.signal_voltage = MMCHAL_SIGNAL_180;
 			if (clk != CLK_KEEP)
-				card->ios.clock_hz = mmchal_card_max_clock_(card,
-									    step_clock(card, clk));
+				card->ios.clock_hz = step_clock(card, clk);
 			if (!(s & STEP_NOCALL))
 				err = mmchal_card_set_ios_(card);
 		}
@@ -380,17 +354,18 @@ static int mmc_select(struct mmchal_card *card)
 
 int mmchal_card_mmc_init_(struct mmchal_card *card)
 {
-	struct mmchal_cmd cmd;
-	int err, ro;
+	bool answered;
+	int err;
 
-	err = mmc_op_cond(card);
+	/* CMD1: SEND_OP_COND until power-up is done */
+	err = mmchal_card_op_cond_(card, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG, false, &answered);
 	if (err)
 		return err;
 	/* OCR [30:29] = 10: sector addressing (cards above 2 GB) */
 	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 	err = mmc_select(card);
 	if (err)
 		return err;
@@ -402,8 +377,7 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = card->info.csd.erase_grp;
 	card->info.erased_byte = 0;
-	ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
-	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
+	mmchal_card_read_only_(card);
 	/* SET_BLOCK_COUNT exists from MMC 3.1 (SPEC_VERS 3) */
 	card->info.cmd23 = card->info.csd.spec_vers >= 3u && (card->caps.bus & MMCHAL_BUS_CMD23);
 
@@ -425,10 +399,5 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 		if (err)
 			return err;
 	}
-	if (!card->info.block_addr) {
-		/* CMD16: SET_BLOCKLEN for a byte-addressed card */
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				       MMCHAL_RSP_R1 | CARD_CMD_CHECK);
-	}
-	return err;
+	return mmchal_card_set_blocklen_(card);
 }

@@ -225,12 +225,23 @@ int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, u
 		       bool app);
 
 void mmchal_card_delay_(struct mmchal_card *card, uint32_t us);
+/* The host's set_ios with ::mmchal_card::ios, its clock first capped at
+   caps.f_max_hz; a failure is recorded as no command's. */
 int mmchal_card_set_ios_(struct mmchal_card *card);
 
 /* Flag of mmchal_card_cmd_() (never sent): the R1 errors of the response
    fail the command (mmchal_card_check_() with R1_CMD_ERRORS). */
 #define CARD_CMD_CHECK (1u << 31)
 
+/*
+ * Run a request built by the caller through request_sync. A failure is
+ * recorded against the command that failed (CMD23 or CMD12 when the host
+ * says so, else the command itself, with its status when it was answered
+ * and the data phase failed); with CARD_CMD_CHECK in @flags the R1 errors
+ * of the command's response, then of CMD12's, fail it too, with the status.
+ */
+int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms,
+		     uint32_t flags);
 /* One command without data. @cmd gets the response. */
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
 		     uint32_t arg, uint32_t flags);
@@ -245,11 +256,12 @@ int mmchal_card_acmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t
 /* A one-block register read into cfg.buf (blksz bytes), optionally an ACMD. */
 int mmchal_card_read_reg_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
 			  uint32_t blksz);
-/* ACMD41 (@app) or CMD5 (R3/R4) until the OCR busy bit says power-up is
-   done; info.ocr gets each answer, *answered is set at the first
-   (card_sd.c). */
+/* CMD1, ACMD41 (@app) or CMD5 (R3/R4) until the OCR busy bit says power-up
+   is done; info.ocr gets each answer, *answered is set at the first. */
 int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
 			 bool *answered);
+/* CMD16 to 512 bytes on a byte-addressed memory card; 0 on the others. */
+int mmchal_card_set_blocklen_(struct mmchal_card *card);
 /* Wait for the end of busy after an R1b command. */
 int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms);
 /* CMD13 until the card is back in the transfer state; checks @mask. */
@@ -263,8 +275,17 @@ int mmchal_card_note_err_(struct mmchal_card *card, int err);
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
 int mmchal_card_mmc_init_(struct mmchal_card *card);
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4);
-/* init_card and the limits for the type now known. */
+/* The host at SD high speed, 50 MHz (card_sd.c; SDIO high speed is the
+   same timing). */
+int mmchal_card_sd_hs_(struct mmchal_card *card);
+/* CMD3 (R6) until the card picks an RCA other than 0, at most @tries times;
+   MMCHAL_EPROTO when it never does (card_sd.c). */
+int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries);
+/* init_card and the limits for the type now known; a failure is recorded
+   as no command's. */
 int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type);
-uint32_t mmchal_card_max_clock_(const struct mmchal_card *card, uint32_t want_hz);
+/* info.read_only of a memory card: the slot's switch or the CSD's write
+   protection flags. */
+void mmchal_card_read_only_(struct mmchal_card *card);
 
 #endif /* MMCHAL_CORE_CARD_PRIV_H */

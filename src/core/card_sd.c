@@ -14,11 +14,6 @@
 
 #include "core/mem.h"
 
-#define OP_COND_TRIES_DEFAULT 1000u
-/* ~1 s of ACMD41 or CMD5 polling with the caller's delay (Linux 100 x 10 ms,
-   U-Boot 1000 x 1 ms) */
-#define OP_COND_POLL_US       1000u
-
 #define SD_CLOCK_DS 25000000u
 #define SD_CLOCK_HS 50000000u
 
@@ -27,34 +22,19 @@
 #define SD_SWITCH_SET_HS   0x80fffff1u
 #define CCC_SWITCH         (1u << 10)
 
-int mmchal_card_op_cond_(struct mmchal_card *card, uint32_t opcode, uint32_t arg, bool app,
-			 bool *answered)
+int mmchal_card_sd_hs_(struct mmchal_card *card)
 {
-	uint32_t tries = card->cfg.op_cond_tries ? card->cfg.op_cond_tries : OP_COND_TRIES_DEFAULT;
-	struct mmchal_cmd cmd;
-
-	for (uint32_t i = 0; i < tries; i++) {
-		int err = app ? mmchal_card_acmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3)
-			      : mmchal_card_cmd_(card, &cmd, opcode, arg, MMCHAL_RSP_R3);
-
-		if (err)
-			return err;
-		*answered = true;
-		card->info.ocr = cmd.resp[0];
-		if (cmd.resp[0] & OCR_BUSY)
-			return 0;
-		mmchal_card_delay_(card, OP_COND_POLL_US);
-	}
-	return mmchal_card_fail_(card, MMCHAL_ETIMEDOUT, opcode, app, arg);
+	card->ios.timing = MMCHAL_TIMING_SD_HS;
+	card->ios.clock_hz = SD_CLOCK_HS;
+	return mmchal_card_set_ios_(card);
 }
 
-/* CMD3: SEND_RELATIVE_ADDR; the card picks the RCA (R6 [31:16]). */
-static int sd_get_rca(struct mmchal_card *card)
+int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries)
 {
 	struct mmchal_cmd cmd;
 
 	/* an RCA of 0 is not usable (CMD7 with 0 deselects): ask again */
-	for (unsigned i = 0; i < 3u; i++) {
+	for (unsigned i = 0; i < tries; i++) {
 		int err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
 
 		if (err)
@@ -79,7 +59,8 @@ static int sd_select(struct mmchal_card *card)
 		return err;
 	mmchal_card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
 
-	err = sd_get_rca(card);
+	/* CMD3: SEND_RELATIVE_ADDR, up to three times */
+	err = mmchal_card_get_rca_(card, 3);
 	if (err)
 		return err;
 	rca_arg = (uint32_t)card->info.rca << 16;
@@ -140,16 +121,13 @@ static int sd_high_speed(struct mmchal_card *card)
 		return err;
 	if ((st[16] & 0xfu) != 1u)
 		return 0;
-	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, SD_CLOCK_HS);
-	return mmchal_card_set_ios_(card);
+	return mmchal_card_sd_hs_(card);
 }
 
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 {
-	struct mmchal_cmd cmd;
 	uint32_t legacy;
-	int err, ro;
+	int err;
 
 	card->info.sd_v2 = v2;
 	*answered = false;
@@ -162,7 +140,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
 	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 
 	err = sd_select(card);
 	if (err)
@@ -170,7 +148,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	legacy = card->info.csd.tran_speed_hz;
 	if (legacy == 0u || legacy > SD_CLOCK_DS)
 		legacy = SD_CLOCK_DS;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, legacy);
+	card->ios.clock_hz = legacy;
 	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
@@ -185,8 +163,7 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	card->info.cmd23 = card->info.scr.cmd23 && (card->caps.bus & MMCHAL_BUS_CMD23);
 	card->info.erased_byte = card->info.scr.erased_byte;
 
-	ro = mmchal_host_get_ro(card->cfg.ops, card->cfg.ctx);
-	card->info.read_only = ro == 1 || card->info.csd.perm_wp || card->info.csd.tmp_wp;
+	mmchal_card_read_only_(card);
 
 	err = sd_bus_width(card);
 	if (err)
@@ -194,10 +171,5 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	err = sd_high_speed(card);
 	if (err)
 		return err;
-	if (!card->info.block_addr) {
-		/* CMD16: SET_BLOCKLEN; SDSC may default to its READ_BL_LEN */
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_BLOCKLEN, MMCHAL_CARD_BLKSZ,
-				       MMCHAL_RSP_R1 | CARD_CMD_CHECK);
-	}
-	return err;
+	return mmchal_card_set_blocklen_(card);
 }

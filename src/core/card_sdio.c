@@ -16,7 +16,6 @@
 
 #define SDIO_CLOCK_LOW 400000u
 #define SDIO_CLOCK_DS  25000000u
-#define SDIO_CLOCK_HS  50000000u
 
 /* CMD52: IO_RW_DIRECT, one byte (R5: flags [15:8], data [7:0]). */
 static int sdio_rw(struct mmchal_card *card, bool write, uint32_t fn, uint32_t addr, uint8_t in,
@@ -108,8 +107,7 @@ static int sdio_bus(struct mmchal_card *card)
 	uint8_t v;
 	int err;
 
-	card->ios.clock_hz = mmchal_card_max_clock_(card,
-						    low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS);
+	card->ios.clock_hz = low_speed ? SDIO_CLOCK_LOW : SDIO_CLOCK_DS;
 	err = mmchal_card_set_ios_(card);
 	if (err)
 		return err;
@@ -134,9 +132,7 @@ static int sdio_bus(struct mmchal_card *card)
 	err = sdio_rw(card, true, 0, CCCR_SPEED, (uint8_t)(v | CCCR_SPEED_EHS), NULL);
 	if (err)
 		return err;
-	card->ios.timing = MMCHAL_TIMING_SD_HS;
-	card->ios.clock_hz = mmchal_card_max_clock_(card, SDIO_CLOCK_HS);
-	return mmchal_card_set_ios_(card);
+	return mmchal_card_sd_hs_(card);
 }
 
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
@@ -153,7 +149,7 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	err = mmchal_card_type_known_(card,
 				      s->mem_present ? MMCHAL_CARD_SD_COMBO : MMCHAL_CARD_SDIO);
 	if (err)
-		return mmchal_card_refuse_(card, err);
+		return err;
 	/* nothing in the card's window that a 3.3 V slot can give */
 	if (arg == 0u)
 		return mmchal_card_fail_op_(card, MMCHAL_ENOTSUP, CARD_CMD_IO_SEND_OP_COND, 0);
@@ -163,13 +159,10 @@ int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	if (err)
 		return err;
 
-	/* CMD3: SEND_RELATIVE_ADDR (R6) */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, 0, MMCHAL_RSP_R6);
+	/* CMD3: SEND_RELATIVE_ADDR, once */
+	err = mmchal_card_get_rca_(card, 1);
 	if (err)
 		return err;
-	card->info.rca = (uint16_t)(cmd.resp[0] >> 16);
-	if (!card->info.rca)
-		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 	/* CMD7: SELECT_CARD */
 	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, (uint32_t)card->info.rca << 16,
 			       MMCHAL_RSP_R1B);

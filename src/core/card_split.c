@@ -60,13 +60,16 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 	uint64_t cap = (uint64_t)lim->max_blocks * MMCHAL_CARD_BLKSZ;
 	uint64_t vb = lim->virt_boundary;
 	uint32_t first = cur->idx;
-	uint64_t bytes = 0;
+	/* bytes still allowed; cap is a whole number of blocks, so the request
+	   ends inside a block exactly when left does */
+	uint64_t left = cap;
+	uint64_t bytes;
 	uint32_t n = 0;
 	bool cut = cur->off != 0u;
 
 	if (max_segs == 0u || lim->max_blocks == 0u || cur->idx >= cur->nsg)
 		return MMCHAL_EINVAL;
-	while (cur->idx < cur->nsg && bytes < cap) {
+	while (cur->idx < cur->nsg && left) {
 		const struct mmchal_sg *e = &cur->sg[cur->idx];
 		uint64_t addr = e->phys + cur->off;
 		/* never more than one entry's length */
@@ -79,15 +82,15 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 			/* entries that do not meet on virt_boundary can only be
 			   in different requests, and a request ends on a block */
 			if (!aligned(p->phys + p->len, vb) || !aligned(addr, vb)) {
-				if (bytes % MMCHAL_CARD_BLKSZ)
+				if (left % MMCHAL_CARD_BLKSZ)
 					return MMCHAL_EINVAL;
 				break;
 			}
 		}
 		if (n == max_segs)
 			break;
-		if (piece > cap - bytes)
-			piece = (uint32_t)(cap - bytes);
+		if (piece > left)
+			piece = (uint32_t)left;
 		if (lim->max_seg_size && piece > lim->max_seg_size) {
 			piece = lim->max_seg_size;
 			limited = true;
@@ -114,13 +117,14 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 		out[n].phys = addr;
 		out[n].len = piece;
 		n++;
-		bytes += piece;
+		left -= piece;
 		cur->off += piece;
 		if (cur->off == e->len) {
 			cur->idx++;
 			cur->off = 0;
 		}
 	}
+	bytes = cap - left;
 	/* stopped inside a block (segment count): give back the partial block */
 	if (bytes % MMCHAL_CARD_BLKSZ) {
 		uint32_t excess = (uint32_t)(bytes % MMCHAL_CARD_BLKSZ);

@@ -204,6 +204,26 @@ static void test_acmd_records(void **state)
 	assert_true(card.err.app);
 }
 
+/* An ACMD goes out after CMD55 as any command does: no busy time, the
+   command timeout. */
+static void test_acmd_request_fields(void **state)
+{
+	struct mmchal_cmd cmd;
+
+	(void)state;
+	start(FAKE_SDHC);
+	assert_int_equal(mmchal_card_acmd_(&card, &cmd, CARD_ACMD_SET_BUS_WIDTH, 2, MMCHAL_RSP_R1),
+			 0);
+	assert_int_equal(fk.nlog, 2);
+	assert_int_equal(fk.log[0], CARD_CMD_APP);
+	assert_int_equal(fk.log[1], CARD_ACMD_SET_BUS_WIDTH | FAKE_APP);
+	assert_int_equal(fk.log_timeout[1], 1000);
+	assert_int_equal(fk.log_busy_ms[1], 0);
+	assert_int_equal(cmd.opcode, CARD_ACMD_SET_BUS_WIDTH);
+	assert_int_equal(cmd.arg, 2);
+	assert_int_equal(cmd.flags, MMCHAL_RSP_R1);
+}
+
 static void test_read_reg(void **state)
 {
 	(void)state;
@@ -412,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_cmd_request_fields),
 		cmocka_unit_test(test_r1b_status_error),
 		cmocka_unit_test(test_acmd_records),
+		cmocka_unit_test(test_acmd_request_fields),
 		cmocka_unit_test(test_read_reg),
 		cmocka_unit_test(test_wait_tran_polls),
 		cmocka_unit_test(test_wait_busy),
