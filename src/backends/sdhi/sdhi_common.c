@@ -428,7 +428,7 @@ static uint16_t rsp_code(uint32_t flags)
 	return SDHI_CMD_RSP_R3; /* R3/R4: no CRC, no index */
 }
 
-static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 {
 	const struct mmchal_data *d = x->data;
 	uint64_t total, sum = 0;
@@ -472,7 +472,9 @@ static bool multi_block(const struct mmchal_xfer *x)
 int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 {
 	struct mmchal_sdhi *s = ctx;
+	struct mmchal_cmd *cmd;
 	struct mmchal_data *d;
+	uint32_t state;
 	uint16_t c, stop = 0;
 	int rc;
 
@@ -487,31 +489,32 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->present = true;
 	if (!s->present)
 		return MMCHAL_ENOMEDIUM;
+	/* The phase bits are built in state and stored before the engine is armed and
+	   before the command goes out; nothing before reads them. */
+	cmd = x->cmd;
 	d = x->data;
-	c = (uint16_t)(x->cmd->opcode | rsp_code(x->cmd->flags));
-	s->state = SDHI_S_CMD;
-	if (x->cmd->flags & MMCHAL_RSP_BUSY)
-		s->state |= SDHI_S_R1B;
-	x->cmd->error = 0;
+	c = (uint16_t)(cmd->opcode | rsp_code(cmd->flags));
+	state = SDHI_S_CMD;
+	if (cmd->flags & MMCHAL_RSP_BUSY)
+		state |= SDHI_S_R1B;
+	cmd->error = 0;
 	if (d != NULL) {
 		rc = check_data(s, x);
-		if (rc) {
-			s->state = 0;
+		if (rc)
 			return rc;
-		}
 		d->error = 0;
 		d->bytes_xfered = 0;
 		c |= SDHI_CMD_DATA;
-		s->state |= SDHI_S_DATA;
+		state |= SDHI_S_DATA;
 		if (d->dir == MMCHAL_DIR_FROM_CARD) {
 			c |= SDHI_CMD_READ;
-			s->state |= SDHI_S_READ;
+			state |= SDHI_S_READ;
 		}
 		if (multi_block(x)) {
 			c |= SDHI_CMD_MULTI;
 			stop = SDHI_STOP_SEC;
 			if (x->auto_stop) {
-				s->state |= SDHI_S_AUTO_STOP;
+				state |= SDHI_S_AUTO_STOP;
 				s->stop_cmd = x->stop;
 				if (x->stop != NULL)
 					x->stop->error = 0;
@@ -539,20 +542,22 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			s->state |= SDHI_S_DMA;
+			s->state = state | SDHI_S_DMA;
 			rc = s->eng->arm(s, x);
 			if (rc < 0) {
 				end_xfer(s);
 				return rc;
 			}
-			if (rc == 1) /* the engine refused this one: PIO for it alone */
-				s->state &= ~SDHI_S_DMA;
+			/* rc 1: the engine refused this one, PIO for it alone */
+			if (rc == 0)
+				state |= SDHI_S_DMA;
 		}
 		mmchal_sdhi_dma_mode_(s, rc == 0);
 	}
-	s->cmd = x->cmd;
+	s->state = state;
+	s->cmd = cmd;
 	s->stats.requests++;
-	wr_arg(s, x->cmd->arg);
+	wr_arg(s, cmd->arg);
 	wr16(s, SDHI_CMD, c);
 	return 0;
 }
@@ -580,14 +585,17 @@ static int data_error(uint32_t st)
 static void read_response(struct mmchal_sdhi *s, struct mmchal_cmd *cmd)
 {
 	if (cmd->flags & MMCHAL_RSP_136) {
-		/* The registers hold bits 127:8 right-aligned (no CRC byte): shift by 8. */
-		uint32_t r10 = rd_rsp(s, SDHI_RSP10), r32 = rd_rsp(s, SDHI_RSP32);
-		uint32_t r54 = rd_rsp(s, SDHI_RSP54), r76 = rd_rsp(s, SDHI_RSP76);
+		/* The registers hold bits 127:8 right-aligned (no CRC byte): shift by 8.
+		   SD_RSP10 (bits 39:8) first, into resp[3]; each word takes the top byte of
+		   the register read before it. */
+		uint32_t prev = 0;
 
-		cmd->resp[0] = (r76 << 8) | (r54 >> 24);
-		cmd->resp[1] = (r54 << 8) | (r32 >> 24);
-		cmd->resp[2] = (r32 << 8) | (r10 >> 24);
-		cmd->resp[3] = r10 << 8;
+		for (unsigned int i = 0; i < 4u; i++) {
+			uint32_t r = rd_rsp(s, SDHI_RSP10 + 4u * i);
+
+			cmd->resp[3u - i] = (r << 8) | (prev >> 24);
+			prev = r;
+		}
 	} else if (cmd->flags & MMCHAL_RSP_PRESENT) {
 		cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
 	}
@@ -617,43 +625,45 @@ static void settle(struct mmchal_sdhi *s)
 	s->data->bytes_xfered = s->blocks_done * s->data->blksz;
 }
 
-static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
+/* Fail the xfer with @p err; returns the events that report it. */
+static uint32_t fail(struct mmchal_sdhi *s, int err)
 {
+	uint32_t ev = 0;
+
 	if (s->state & SDHI_S_CMD) {
 		s->cmd->error = err;
-		*ev |= MMCHAL_EV_CMD_ERROR;
+		ev = MMCHAL_EV_CMD_ERROR;
 	}
 	if (s->data != NULL) {
 		settle(s);
 		s->data->error = err;
 		if (!(s->state & SDHI_S_CMD))
-			*ev |= MMCHAL_EV_DATA_ERROR;
+			ev = MMCHAL_EV_DATA_ERROR;
 	}
 	if (err == MMCHAL_EFAULT)
 		s->stats.dma_errors++;
 	recover(s);
+	return ev;
 }
 
-/* Command phase: completion and errors come in the same status. */
-static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+/* Command phase: completion and errors come in the same status. Returns the events. */
+static uint32_t cmd_phase(struct mmchal_sdhi *s, uint32_t st)
 {
+	uint32_t ev = MMCHAL_EV_CMD_DONE;
 	int err;
 
 	if (!(st & (SDHI_ST_RSP_END | SDHI_ST_CMD_ERR | SDHI_ST_ILL_ACCESS)))
-		return;
+		return 0;
 	err = cmd_error(st);
-	if (err) {
-		fail(s, err, ev);
-		return;
-	}
+	if (err)
+		return fail(s, err);
 	read_response(s, s->cmd);
-	*ev |= MMCHAL_EV_CMD_DONE;
 	s->state &= ~SDHI_S_CMD;
 	if (s->state & SDHI_S_R1B) {
 		/* Response end comes once the card released DAT0; DAT0 still low here means
 		   a controller that did not wait: the busy end is then polled. */
 		if (st & SDHI_ST_DAT0)
-			*ev |= MMCHAL_EV_BUSY_DONE;
+			ev |= MMCHAL_EV_BUSY_DONE;
 		else
 			s->state |= SDHI_S_BUSY_WAIT;
 	}
@@ -663,6 +673,7 @@ static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
 	}
+	return ev;
 }
 
 /* Idle after a write: INFO2 bit 29 with the idle wait, else command busy clear (Linux
@@ -696,14 +707,15 @@ static int auto_stop_error(const struct mmchal_sdhi *s)
 	return 0;
 }
 
-/* All blocks moved: account for them and report the end of the data phase. */
-SDHI_NOINLINE_ static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
+/* All blocks moved: account for them; returns the event that reports the end of the
+   data phase. */
+SDHI_NOINLINE_ static uint32_t data_complete(struct mmchal_sdhi *s)
 {
 	struct mmchal_data *d = s->data;
 
 	s->blocks_done = d->blocks;
 	d->bytes_xfered = d->blksz * d->blocks;
-	*ev |= MMCHAL_EV_DATA_DONE;
+	return MMCHAL_EV_DATA_DONE;
 }
 
 /* A DMA data phase whose engine end was not seen yet: ask the engine. Returns its
@@ -722,42 +734,41 @@ static int dma_progress(struct mmchal_sdhi *s)
 	return r;
 }
 
-/* The data went through but the automatic CMD12 failed: the STOP's error only. */
-static void stop_failed(struct mmchal_sdhi *s, int err, uint32_t *ev)
+/* The data went through but the automatic CMD12 failed: the STOP's error only.
+   Returns the events. */
+static uint32_t stop_failed(struct mmchal_sdhi *s, int err)
 {
 	int r = dma_progress(s);
+	uint32_t ev;
 
-	if (r < 0) {
-		fail(s, r, ev);
-		return;
-	}
-	data_complete(s, ev);
+	if (r < 0)
+		return fail(s, r);
+	ev = data_complete(s);
 	s->stop_cmd->error = err;
 	recover(s);
+	return ev;
 }
 
-static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+/* Data phase: returns the events. */
+static uint32_t data_phase(struct mmchal_sdhi *s, uint32_t st)
 {
 	bool read = s->state & SDHI_S_READ;
 	int err = data_error(st);
+	uint32_t ev = 0;
 
 	if (err && s->stop_cmd != NULL && (st & (SDHI_ST_CMD_TO | SDHI_ST_CRC | SDHI_ST_END_BIT))) {
 		int se = auto_stop_error(s);
 
-		if (se) {
-			stop_failed(s, se, ev);
-			return;
-		}
+		if (se)
+			return stop_failed(s, se);
 	}
 
 	if (!err && !(s->state & SDHI_S_DMA_BUILT) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
 		err = mmchal_sdhi_pio_block_(s, read);
 	if (!err)
 		err = dma_progress(s);
-	if (err) {
-		fail(s, err, ev);
-		return;
-	}
+	if (err)
+		return fail(s, err);
 	if (st & SDHI_ST_ACCESS_END) {
 		/* A DMA write ends on an access end with the bus idle; if the card was still
 		   busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT, Linux
@@ -778,9 +789,10 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)
 			s->stop_cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
-		data_complete(s, ev);
+		ev = data_complete(s);
 		end_xfer(s);
 	}
+	return ev;
 }
 
 int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
@@ -806,7 +818,7 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 		ev |= MMCHAL_EV_SDIO_IRQ;
 	}
 	if (s->state && !s->present) {
-		fail(s, MMCHAL_ENOMEDIUM, &ev);
+		ev |= fail(s, MMCHAL_ENOMEDIUM);
 	} else {
 		/* The data phase is looked at in the call that saw the response only when
 		   this status already carries data events: the engine was just started. */
@@ -814,14 +826,14 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 				    (st & (SDHI_ST_ACCESS_END | SDHI_ST_PIO | SDHI_ST_DATA_TO));
 
 		if (s->state & SDHI_S_CMD)
-			cmd_phase(s, st, &ev);
+			ev |= cmd_phase(s, st);
 		else if ((s->state & SDHI_S_BUSY_WAIT) && !(s->state & SDHI_S_DATA) &&
 			 (st & SDHI_ST_DAT0)) {
 			ev |= MMCHAL_EV_BUSY_DONE;
 			end_xfer(s);
 		}
 		if ((s->state & SDHI_S_DATA) && !(s->state & SDHI_S_CMD) && data_running)
-			data_phase(s, st, &ev);
+			ev |= data_phase(s, st);
 	}
 	*events = ev;
 	return 0;
