@@ -84,7 +84,7 @@ static bool cd_usable(const struct mmchal_sdhi *s)
 	return !(s->cfg.caps.bus & (MMCHAL_BUS_NONREMOVABLE | MMCHAL_BUS_BROKEN_CD));
 }
 
-static uint32_t irq_base(const struct mmchal_sdhi *s)
+SDHI_NOINLINE_ static uint32_t irq_base(const struct mmchal_sdhi *s)
 {
 	/* the command and data error sets share the CRC and end-bit bits */
 	uint32_t on = SDHI_ST_RSP_END | SDHI_ST_ACCESS_END | SDHI_ST_ILL_ACCESS;
@@ -285,18 +285,17 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 
 /* ------------------------------------------------------------------------ bus settings */
 
+/* The card clock of a divider code that divider() chose (or probe's 1/512): code
+   1 << n divides by 4 << n, that is by 4 * code. */
 static uint32_t card_clock(const struct mmchal_sdhi *s, uint16_t clk_ctrl)
 {
 	uint32_t div = clk_ctrl & SDHI_CLK_DIV_MASK;
-	unsigned int n = 0;
 
 	if (div == SDHI_CLK_DIV1)
 		return s->cfg.clk_hz;
 	if (div == 0)
 		return s->cfg.clk_hz / 2u;
-	while (div >> (n + 1u))
-		n++;
-	return s->cfg.clk_hz / (4u << n);
+	return s->cfg.clk_hz / (4u * div);
 }
 
 /*
@@ -678,7 +677,7 @@ static uint32_t cmd_phase(struct mmchal_sdhi *s, uint32_t st)
 
 /* Idle after a write: INFO2 bit 29 with the idle wait, else command busy clear (Linux
    tmio_mmc_data_irq); a controller with neither is taken as idle. */
-static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
+SDHI_NOINLINE_ static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
 {
 	if (s->flags & MMCHAL_SDHI_F_IDLE_WAIT)
 		return st & SDHI_ST_SCLKDIVEN;
@@ -851,35 +850,34 @@ int mmchal_sdhi_abort_(void *ctx)
 	return 0;
 }
 
-int mmchal_sdhi_card_busy_(void *ctx)
+/* One status level of a probed controller: 1 when bit @p bit of @p reg reads as
+   @p level, else 0. */
+static int status_level(const struct mmchal_sdhi *s, uint32_t reg, uint16_t bit, uint16_t level)
 {
-	struct mmchal_sdhi *s = ctx;
-
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
+	return (rd16(s, reg) & bit) == level;
+}
+
+int mmchal_sdhi_card_busy_(void *ctx)
+{
 	/* INFO2 bit 23 is the DAT0 level: low while the card is busy. */
-	return (rd16(s, SDHI_INFO2) & (SDHI_ST_DAT0 >> 16)) ? 0 : 1;
+	return status_level(ctx, SDHI_INFO2, SDHI_ST_DAT0 >> 16, 0);
 }
 
 int mmchal_sdhi_get_cd_(void *ctx)
 {
-	struct mmchal_sdhi *s = ctx;
+	const struct mmchal_sdhi *s = ctx;
 
-	if (s == NULL || !s->probed)
-		return MMCHAL_EINVAL;
-	if (s->cfg.caps.bus & MMCHAL_BUS_NONREMOVABLE)
+	if (s != NULL && s->probed && (s->cfg.caps.bus & MMCHAL_BUS_NONREMOVABLE))
 		return 1;
-	return (rd16(s, SDHI_INFO1) & SDHI_ST_CD) ? 1 : 0;
+	return status_level(s, SDHI_INFO1, SDHI_ST_CD, SDHI_ST_CD);
 }
 
 int mmchal_sdhi_get_ro_(void *ctx)
 {
-	struct mmchal_sdhi *s = ctx;
-
-	if (s == NULL || !s->probed)
-		return MMCHAL_EINVAL;
 	/* INFO1 bit 7 is 1 while the card is writable (Linux tmio get_ro inverts it). */
-	return (rd16(s, SDHI_INFO1) & SDHI_ST_WP) ? 0 : 1;
+	return status_level(ctx, SDHI_INFO1, SDHI_ST_WP, 0);
 }
 
 int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks)
