@@ -484,10 +484,11 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 	/* Refused without a command on the bus while no card is seen; the card-detect
 	   level is read again so that a caller that does not poll idle interrupts sees
 	   a new card. */
-	if (!s->present && cd_usable(s) && (rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+	if (!s->present) {
+		if (!cd_usable(s) || !(rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+			return MMCHAL_ENOMEDIUM;
 		s->present = true;
-	if (!s->present)
-		return MMCHAL_ENOMEDIUM;
+	}
 	/* The phase bits are built in state and stored before the engine is armed and
 	   before the command goes out; nothing before reads them. */
 	cmd = x->cmd;
@@ -897,7 +898,8 @@ int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
 	s->sdio_mode = enable ? 1u : 0u;
-	wr16(s, SDHI_SDIO_MASK, enable ? 0xfffeu : 0xffffu);
+	/* SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while the mode is on */
+	wr16(s, SDHI_SDIO_MASK, (uint16_t)~s->sdio_mode);
 	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
 	return 0;
 }
