@@ -489,8 +489,8 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 			return MMCHAL_ENOMEDIUM;
 		s->present = true;
 	}
-	/* The phase bits are built in state and stored before the engine is armed and
-	   before the command goes out; nothing before reads them. */
+	/* The phase bits are built in state and stored once, before the command goes
+	   out: neither check_data() nor the engine's check and arm read them. */
 	cmd = x->cmd;
 	d = x->data;
 	c = (uint16_t)(cmd->opcode | rsp_code(cmd->flags));
@@ -542,14 +542,12 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			s->state = state | SDHI_S_DMA;
 			rc = s->eng->arm(s, x);
 			if (rc < 0) {
 				end_xfer(s);
 				return rc;
 			}
-			/* rc 1: the engine refused this one, PIO for it alone */
-			if (rc == 0)
+			if (rc != 1) /* 1: the engine refused this one, PIO for it alone */
 				state |= SDHI_S_DMA;
 		}
 		mmchal_sdhi_dma_mode_(s, rc == 0);
