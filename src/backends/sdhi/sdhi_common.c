@@ -84,7 +84,7 @@ static bool cd_usable(const struct mmchal_sdhi *s)
 	return !(s->cfg.caps.bus & (MMCHAL_BUS_NONREMOVABLE | MMCHAL_BUS_BROKEN_CD));
 }
 
-static uint32_t irq_base(const struct mmchal_sdhi *s)
+SDHI_NOINLINE_ static uint32_t irq_base(const struct mmchal_sdhi *s)
 {
 	/* the command and data error sets share the CRC and end-bit bits */
 	uint32_t on = SDHI_ST_RSP_END | SDHI_ST_ACCESS_END | SDHI_ST_ILL_ACCESS;
@@ -285,18 +285,17 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 
 /* ------------------------------------------------------------------------ bus settings */
 
+/* The card clock of a divider code that divider() chose (or probe's 1/512): code
+   1 << n divides by 4 << n, that is by 4 * code. */
 static uint32_t card_clock(const struct mmchal_sdhi *s, uint16_t clk_ctrl)
 {
 	uint32_t div = clk_ctrl & SDHI_CLK_DIV_MASK;
-	unsigned int n = 0;
 
 	if (div == SDHI_CLK_DIV1)
 		return s->cfg.clk_hz;
 	if (div == 0)
 		return s->cfg.clk_hz / 2u;
-	while (div >> (n + 1u))
-		n++;
-	return s->cfg.clk_hz / (4u << n);
+	return s->cfg.clk_hz / (4u * div);
 }
 
 /*
@@ -428,7 +427,7 @@ static uint16_t rsp_code(uint32_t flags)
 	return SDHI_CMD_RSP_R3; /* R3/R4: no CRC, no index */
 }
 
-static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 {
 	const struct mmchal_data *d = x->data;
 	uint64_t total, sum = 0;
@@ -472,7 +471,9 @@ static bool multi_block(const struct mmchal_xfer *x)
 int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 {
 	struct mmchal_sdhi *s = ctx;
+	struct mmchal_cmd *cmd;
 	struct mmchal_data *d;
+	uint32_t state;
 	uint16_t c, stop = 0;
 	int rc;
 
@@ -483,35 +484,37 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 	/* Refused without a command on the bus while no card is seen; the card-detect
 	   level is read again so that a caller that does not poll idle interrupts sees
 	   a new card. */
-	if (!s->present && cd_usable(s) && (rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+	if (!s->present) {
+		if (!cd_usable(s) || !(rd16(s, SDHI_INFO1) & SDHI_ST_CD))
+			return MMCHAL_ENOMEDIUM;
 		s->present = true;
-	if (!s->present)
-		return MMCHAL_ENOMEDIUM;
+	}
+	/* The phase bits are built in state and stored once, before the command goes
+	   out: neither check_data() nor the engine's check and arm read them. */
+	cmd = x->cmd;
 	d = x->data;
-	c = (uint16_t)(x->cmd->opcode | rsp_code(x->cmd->flags));
-	s->state = SDHI_S_CMD;
-	if (x->cmd->flags & MMCHAL_RSP_BUSY)
-		s->state |= SDHI_S_R1B;
-	x->cmd->error = 0;
+	c = (uint16_t)(cmd->opcode | rsp_code(cmd->flags));
+	state = SDHI_S_CMD;
+	if (cmd->flags & MMCHAL_RSP_BUSY)
+		state |= SDHI_S_R1B;
+	cmd->error = 0;
 	if (d != NULL) {
 		rc = check_data(s, x);
-		if (rc) {
-			s->state = 0;
+		if (rc)
 			return rc;
-		}
 		d->error = 0;
 		d->bytes_xfered = 0;
 		c |= SDHI_CMD_DATA;
-		s->state |= SDHI_S_DATA;
+		state |= SDHI_S_DATA;
 		if (d->dir == MMCHAL_DIR_FROM_CARD) {
 			c |= SDHI_CMD_READ;
-			s->state |= SDHI_S_READ;
+			state |= SDHI_S_READ;
 		}
 		if (multi_block(x)) {
 			c |= SDHI_CMD_MULTI;
 			stop = SDHI_STOP_SEC;
 			if (x->auto_stop) {
-				s->state |= SDHI_S_AUTO_STOP;
+				state |= SDHI_S_AUTO_STOP;
 				s->stop_cmd = x->stop;
 				if (x->stop != NULL)
 					x->stop->error = 0;
@@ -539,20 +542,20 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			s->state |= SDHI_S_DMA;
 			rc = s->eng->arm(s, x);
 			if (rc < 0) {
 				end_xfer(s);
 				return rc;
 			}
-			if (rc == 1) /* the engine refused this one: PIO for it alone */
-				s->state &= ~SDHI_S_DMA;
+			if (rc != 1) /* 1: the engine refused this one, PIO for it alone */
+				state |= SDHI_S_DMA;
 		}
 		mmchal_sdhi_dma_mode_(s, rc == 0);
 	}
-	s->cmd = x->cmd;
+	s->state = state;
+	s->cmd = cmd;
 	s->stats.requests++;
-	wr_arg(s, x->cmd->arg);
+	wr_arg(s, cmd->arg);
 	wr16(s, SDHI_CMD, c);
 	return 0;
 }
@@ -580,14 +583,17 @@ static int data_error(uint32_t st)
 static void read_response(struct mmchal_sdhi *s, struct mmchal_cmd *cmd)
 {
 	if (cmd->flags & MMCHAL_RSP_136) {
-		/* The registers hold bits 127:8 right-aligned (no CRC byte): shift by 8. */
-		uint32_t r10 = rd_rsp(s, SDHI_RSP10), r32 = rd_rsp(s, SDHI_RSP32);
-		uint32_t r54 = rd_rsp(s, SDHI_RSP54), r76 = rd_rsp(s, SDHI_RSP76);
+		/* The registers hold bits 127:8 right-aligned (no CRC byte): shift by 8.
+		   SD_RSP10 (bits 39:8) first, into resp[3]; each word takes the top byte of
+		   the register read before it. */
+		uint32_t prev = 0;
 
-		cmd->resp[0] = (r76 << 8) | (r54 >> 24);
-		cmd->resp[1] = (r54 << 8) | (r32 >> 24);
-		cmd->resp[2] = (r32 << 8) | (r10 >> 24);
-		cmd->resp[3] = r10 << 8;
+		for (unsigned int i = 0; i < 4u; i++) {
+			uint32_t r = rd_rsp(s, SDHI_RSP10 + 4u * i);
+
+			cmd->resp[3u - i] = (r << 8) | (prev >> 24);
+			prev = r;
+		}
 	} else if (cmd->flags & MMCHAL_RSP_PRESENT) {
 		cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
 	}
@@ -617,43 +623,45 @@ static void settle(struct mmchal_sdhi *s)
 	s->data->bytes_xfered = s->blocks_done * s->data->blksz;
 }
 
-static void fail(struct mmchal_sdhi *s, int err, uint32_t *ev)
+/* Fail the xfer with @p err; returns the events that report it. */
+static uint32_t fail(struct mmchal_sdhi *s, int err)
 {
+	uint32_t ev = 0;
+
 	if (s->state & SDHI_S_CMD) {
 		s->cmd->error = err;
-		*ev |= MMCHAL_EV_CMD_ERROR;
+		ev = MMCHAL_EV_CMD_ERROR;
 	}
 	if (s->data != NULL) {
 		settle(s);
 		s->data->error = err;
 		if (!(s->state & SDHI_S_CMD))
-			*ev |= MMCHAL_EV_DATA_ERROR;
+			ev = MMCHAL_EV_DATA_ERROR;
 	}
 	if (err == MMCHAL_EFAULT)
 		s->stats.dma_errors++;
 	recover(s);
+	return ev;
 }
 
-/* Command phase: completion and errors come in the same status. */
-static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+/* Command phase: completion and errors come in the same status. Returns the events. */
+static uint32_t cmd_phase(struct mmchal_sdhi *s, uint32_t st)
 {
+	uint32_t ev = MMCHAL_EV_CMD_DONE;
 	int err;
 
 	if (!(st & (SDHI_ST_RSP_END | SDHI_ST_CMD_ERR | SDHI_ST_ILL_ACCESS)))
-		return;
+		return 0;
 	err = cmd_error(st);
-	if (err) {
-		fail(s, err, ev);
-		return;
-	}
+	if (err)
+		return fail(s, err);
 	read_response(s, s->cmd);
-	*ev |= MMCHAL_EV_CMD_DONE;
 	s->state &= ~SDHI_S_CMD;
 	if (s->state & SDHI_S_R1B) {
 		/* Response end comes once the card released DAT0; DAT0 still low here means
 		   a controller that did not wait: the busy end is then polled. */
 		if (st & SDHI_ST_DAT0)
-			*ev |= MMCHAL_EV_BUSY_DONE;
+			ev |= MMCHAL_EV_BUSY_DONE;
 		else
 			s->state |= SDHI_S_BUSY_WAIT;
 	}
@@ -663,11 +671,12 @@ static void cmd_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
 	}
+	return ev;
 }
 
 /* Idle after a write: INFO2 bit 29 with the idle wait, else command busy clear (Linux
    tmio_mmc_data_irq); a controller with neither is taken as idle. */
-static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
+SDHI_NOINLINE_ static bool bus_idle(const struct mmchal_sdhi *s, uint32_t st)
 {
 	if (s->flags & MMCHAL_SDHI_F_IDLE_WAIT)
 		return st & SDHI_ST_SCLKDIVEN;
@@ -696,14 +705,15 @@ static int auto_stop_error(const struct mmchal_sdhi *s)
 	return 0;
 }
 
-/* All blocks moved: account for them and report the end of the data phase. */
-SDHI_NOINLINE_ static void data_complete(struct mmchal_sdhi *s, uint32_t *ev)
+/* All blocks moved: account for them; returns the event that reports the end of the
+   data phase. */
+SDHI_NOINLINE_ static uint32_t data_complete(struct mmchal_sdhi *s)
 {
 	struct mmchal_data *d = s->data;
 
 	s->blocks_done = d->blocks;
 	d->bytes_xfered = d->blksz * d->blocks;
-	*ev |= MMCHAL_EV_DATA_DONE;
+	return MMCHAL_EV_DATA_DONE;
 }
 
 /* A DMA data phase whose engine end was not seen yet: ask the engine. Returns its
@@ -722,42 +732,41 @@ static int dma_progress(struct mmchal_sdhi *s)
 	return r;
 }
 
-/* The data went through but the automatic CMD12 failed: the STOP's error only. */
-static void stop_failed(struct mmchal_sdhi *s, int err, uint32_t *ev)
+/* The data went through but the automatic CMD12 failed: the STOP's error only.
+   Returns the events. */
+static uint32_t stop_failed(struct mmchal_sdhi *s, int err)
 {
 	int r = dma_progress(s);
+	uint32_t ev;
 
-	if (r < 0) {
-		fail(s, r, ev);
-		return;
-	}
-	data_complete(s, ev);
+	if (r < 0)
+		return fail(s, r);
+	ev = data_complete(s);
 	s->stop_cmd->error = err;
 	recover(s);
+	return ev;
 }
 
-static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
+/* Data phase: returns the events. */
+static uint32_t data_phase(struct mmchal_sdhi *s, uint32_t st)
 {
 	bool read = s->state & SDHI_S_READ;
 	int err = data_error(st);
+	uint32_t ev = 0;
 
 	if (err && s->stop_cmd != NULL && (st & (SDHI_ST_CMD_TO | SDHI_ST_CRC | SDHI_ST_END_BIT))) {
 		int se = auto_stop_error(s);
 
-		if (se) {
-			stop_failed(s, se, ev);
-			return;
-		}
+		if (se)
+			return stop_failed(s, se);
 	}
 
 	if (!err && !(s->state & SDHI_S_DMA_BUILT) && (st & (read ? SDHI_ST_BRE : SDHI_ST_BWE)))
 		err = mmchal_sdhi_pio_block_(s, read);
 	if (!err)
 		err = dma_progress(s);
-	if (err) {
-		fail(s, err, ev);
-		return;
-	}
+	if (err)
+		return fail(s, err);
 	if (st & SDHI_ST_ACCESS_END) {
 		/* A DMA write ends on an access end with the bus idle; if the card was still
 		   busy, access end comes again (TMIO_MMC_HAS_IDLE_WAIT, Linux
@@ -778,9 +787,10 @@ static void data_phase(struct mmchal_sdhi *s, uint32_t st, uint32_t *ev)
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)
 			s->stop_cmd->resp[0] = rd_rsp(s, SDHI_RSP10);
-		data_complete(s, ev);
+		ev = data_complete(s);
 		end_xfer(s);
 	}
+	return ev;
 }
 
 int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
@@ -806,7 +816,7 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 		ev |= MMCHAL_EV_SDIO_IRQ;
 	}
 	if (s->state && !s->present) {
-		fail(s, MMCHAL_ENOMEDIUM, &ev);
+		ev |= fail(s, MMCHAL_ENOMEDIUM);
 	} else {
 		/* The data phase is looked at in the call that saw the response only when
 		   this status already carries data events: the engine was just started. */
@@ -814,14 +824,14 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 				    (st & (SDHI_ST_ACCESS_END | SDHI_ST_PIO | SDHI_ST_DATA_TO));
 
 		if (s->state & SDHI_S_CMD)
-			cmd_phase(s, st, &ev);
+			ev |= cmd_phase(s, st);
 		else if ((s->state & SDHI_S_BUSY_WAIT) && !(s->state & SDHI_S_DATA) &&
 			 (st & SDHI_ST_DAT0)) {
 			ev |= MMCHAL_EV_BUSY_DONE;
 			end_xfer(s);
 		}
 		if ((s->state & SDHI_S_DATA) && !(s->state & SDHI_S_CMD) && data_running)
-			data_phase(s, st, &ev);
+			ev |= data_phase(s, st);
 	}
 	*events = ev;
 	return 0;
@@ -839,35 +849,34 @@ int mmchal_sdhi_abort_(void *ctx)
 	return 0;
 }
 
-int mmchal_sdhi_card_busy_(void *ctx)
+/* One status level of a probed controller: 1 when bit @p bit of @p reg reads as
+   @p level, else 0. */
+static int status_level(const struct mmchal_sdhi *s, uint32_t reg, uint16_t bit, uint16_t level)
 {
-	struct mmchal_sdhi *s = ctx;
-
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
+	return (rd16(s, reg) & bit) == level;
+}
+
+int mmchal_sdhi_card_busy_(void *ctx)
+{
 	/* INFO2 bit 23 is the DAT0 level: low while the card is busy. */
-	return (rd16(s, SDHI_INFO2) & (SDHI_ST_DAT0 >> 16)) ? 0 : 1;
+	return status_level(ctx, SDHI_INFO2, SDHI_ST_DAT0 >> 16, 0);
 }
 
 int mmchal_sdhi_get_cd_(void *ctx)
 {
-	struct mmchal_sdhi *s = ctx;
+	const struct mmchal_sdhi *s = ctx;
 
-	if (s == NULL || !s->probed)
-		return MMCHAL_EINVAL;
-	if (s->cfg.caps.bus & MMCHAL_BUS_NONREMOVABLE)
+	if (s != NULL && s->probed && (s->cfg.caps.bus & MMCHAL_BUS_NONREMOVABLE))
 		return 1;
-	return (rd16(s, SDHI_INFO1) & SDHI_ST_CD) ? 1 : 0;
+	return status_level(s, SDHI_INFO1, SDHI_ST_CD, SDHI_ST_CD);
 }
 
 int mmchal_sdhi_get_ro_(void *ctx)
 {
-	struct mmchal_sdhi *s = ctx;
-
-	if (s == NULL || !s->probed)
-		return MMCHAL_EINVAL;
 	/* INFO1 bit 7 is 1 while the card is writable (Linux tmio get_ro inverts it). */
-	return (rd16(s, SDHI_INFO1) & SDHI_ST_WP) ? 0 : 1;
+	return status_level(ctx, SDHI_INFO1, SDHI_ST_WP, 0);
 }
 
 int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks)
@@ -887,7 +896,8 @@ int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
 	s->sdio_mode = enable ? 1u : 0u;
-	wr16(s, SDHI_SDIO_MASK, enable ? 0xfffeu : 0xffffu);
+	/* SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while the mode is on */
+	wr16(s, SDHI_SDIO_MASK, (uint16_t)~s->sdio_mode);
 	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
 	return 0;
 }

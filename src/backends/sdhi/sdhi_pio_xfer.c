@@ -48,56 +48,35 @@ static void port_wr(const struct mmchal_sdhi *s, uint32_t off, uint64_t v)
 	}
 }
 
-/* Byte k of a port word is byte k of the stream: on a little-endian CPU a whole
-   word is one load or store (fixed-size memcpy), elsewhere it is built by shifts. */
+/* Byte k of a port word is byte k of the stream: on a little-endian CPU the word is
+   one fixed-size copy, elsewhere it is built by shifts. The 8 bytes of @p p hold the
+   word zero-extended, so one function serves every port width. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define PIO_LE 1
 #else
 #define PIO_LE 0
 #endif
 
-static uint64_t load_word(const uint8_t *p, uint32_t w)
+static uint64_t load_word(const uint8_t *p)
 {
 	uint64_t v = 0;
 
 	if (PIO_LE) {
-		if (w == 8) {
-			memcpy(&v, p, 8);
-		} else if (w == 4) {
-			uint32_t x;
-
-			memcpy(&x, p, 4);
-			v = x;
-		} else {
-			uint16_t x;
-
-			memcpy(&x, p, 2);
-			v = x;
-		}
+		memcpy(&v, p, sizeof(v));
 		return v;
 	}
-	for (uint32_t k = 0; k < w; k++)
+	for (uint32_t k = 0; k < sizeof(v); k++)
 		v |= (uint64_t)p[k] << (8u * k);
 	return v;
 }
 
-static void store_word(uint8_t *p, uint64_t v, uint32_t w)
+static void store_word(uint8_t *p, uint64_t v)
 {
 	if (PIO_LE) {
-		if (w == 8) {
-			memcpy(p, &v, 8);
-		} else if (w == 4) {
-			uint32_t x = (uint32_t)v;
-
-			memcpy(p, &x, 4);
-		} else {
-			uint16_t x = (uint16_t)v;
-
-			memcpy(p, &x, 2);
-		}
+		memcpy(p, &v, sizeof(v));
 		return;
 	}
-	for (uint32_t k = 0; k < w; k++)
+	for (uint32_t k = 0; k < sizeof(v); k++)
 		p[k] = (uint8_t)(v >> (8u * k));
 }
 
@@ -105,7 +84,7 @@ static void store_word(uint8_t *p, uint64_t v, uint32_t w)
  * A whole block inside one sg entry, whole words, little-endian CPU: one tight loop per
  * port width. It is a speed path only: a build optimised for size (-Os, -Oz:
  * __OPTIMIZE_SIZE__) leaves it out, and such a block takes the word loop of
- * mmchal_sdhi_pio_block_(), with the same port accesses and one load or store per word.
+ * mmchal_sdhi_pio_block_(), with the same port accesses and the same bytes moved.
  */
 #if PIO_LE && !defined(__OPTIMIZE_SIZE__)
 #define PIO_FAST 1
@@ -128,9 +107,9 @@ static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bo
 
 			if (read) {
 				v = ops->read64(ctx, off);
-				memcpy(p + i, &v, 8);
+				memcpy(p + i, &v, sizeof(v));
 			} else {
-				memcpy(&v, p + i, 8);
+				memcpy(&v, p + i, sizeof(v));
 				ops->write64(ctx, off, v);
 			}
 		}
@@ -141,9 +120,9 @@ static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bo
 
 			if (read) {
 				v = ops->read32(ctx, off);
-				memcpy(p + i, &v, 4);
+				memcpy(p + i, &v, sizeof(v));
 			} else {
-				memcpy(&v, p + i, 4);
+				memcpy(&v, p + i, sizeof(v));
 				ops->write32(ctx, off, v);
 			}
 		}
@@ -154,9 +133,9 @@ static void block_fast(const struct mmchal_sdhi *s, uint8_t *p, uint32_t len, bo
 
 			if (read) {
 				v = ops->read16(ctx, off);
-				memcpy(p + i, &v, 2);
+				memcpy(p + i, &v, sizeof(v));
 			} else {
-				memcpy(&v, p + i, 2);
+				memcpy(&v, p + i, sizeof(v));
 				ops->write16(ctx, off, v);
 			}
 		}
@@ -188,42 +167,38 @@ int mmchal_sdhi_pio_block_(struct mmchal_sdhi *s, bool read)
 	for (uint32_t i = 0; i < d->blksz; i += w) {
 		uint32_t n = d->blksz - i < w ? d->blksz - i : w;
 		uint8_t tmp[8] = {0};
-		uint8_t *q;
-		uint32_t step;
 
 		if (idx >= d->sg_len)
 			return MMCHAL_EIO; /* never past the list (checked at start) */
-		/* A word inside this entry is one load or store there; a word across two
-		   entries, or the partial last word of a short block, goes byte by byte
-		   through tmp: only the block's own bytes, the rest of the word sent as 0. */
-		q = (uint8_t *)d->sg[idx].cpu + pos;
-		step = w;
-		if (n != w || d->sg[idx].len - pos < w) {
-			q = tmp;
-			step = 1;
-		}
+		/* The word goes through tmp: its n bytes (fewer than w only in the partial
+		   last word of a short block) are copied in pieces that each stay inside one
+		   entry, so only the block's own bytes are touched and the rest of a written
+		   word is sent as 0. */
 		if (read)
-			store_word(q, port_rd(s, off), w);
-		for (uint32_t k = 0; k < n; k += step) {
+			store_word(tmp, port_rd(s, off));
+		for (uint32_t k = 0; k < n;) {
 			uint8_t *p;
+			uint32_t len;
 
 			if (idx >= d->sg_len)
 				return MMCHAL_EIO;
 			p = (uint8_t *)d->sg[idx].cpu + pos;
-			if (q == tmp) {
-				if (read)
-					*p = tmp[k];
-				else
-					tmp[k] = *p;
-			}
-			pos += step;
+			len = d->sg[idx].len - pos;
+			if (len > n - k)
+				len = n - k;
+			if (read)
+				memcpy(p, tmp + k, len);
+			else
+				memcpy(tmp + k, p, len);
+			k += len;
+			pos += len;
 			if (pos == d->sg[idx].len) {
 				idx++;
 				pos = 0;
 			}
 		}
 		if (!read)
-			port_wr(s, off, load_word(q, w));
+			port_wr(s, off, load_word(tmp));
 	}
 #if PIO_FAST
 done:

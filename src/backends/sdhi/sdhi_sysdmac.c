@@ -84,7 +84,8 @@ static int sysdmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 	t->dir = dir;
 	t->segs = x->segs;
 	t->nsegs = x->nsegs;
-	t->dev_addr = s->cfg.reg_dma + ((mmchal_dma_addr_t)SDHI_BUF0 << s->cfg.bus.bus_shift);
+	/* SD_BUF0 << bus_shift (at most 2) fits 32 bits */
+	t->dev_addr = s->cfg.reg_dma + (SDHI_BUF0 << s->cfg.bus.bus_shift);
 	if (dir == MMCHAL_DIR_FROM_CARD)
 		t->dev_addr += s->cfg.soc->dma_rx_offset;
 	t->dev_width = s->port_width;

@@ -505,6 +505,44 @@ static void test_busy_and_abort(void **state)
 	fx_close(&f);
 }
 
+/* Init clears the whole instance: storage full of 1s comes out unprobed, idle and
+   with zero statistics, and every op that needs a probe refuses. */
+static void test_init_clears_storage(void **state)
+{
+	struct mmchal_sdhi_stats st;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	struct mmchal_sdhi s;
+	struct mmchal_backend be;
+	struct mmchal_ios ios = {0};
+	struct mmchal_cmd c = {0};
+	struct mmchal_xfer x = {.cmd = &c};
+	uint32_t ev, blocks = 1;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	memset(&s, 0xff, sizeof(s));
+	assert_int_equal(mmchal_sdhi_idmac_init(&s, &f.cfg, &be), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->handle_irq(be.ctx, &ev), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->card_busy(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_cd(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->get_ro(be.ctx), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), MMCHAL_EINVAL);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &blocks), 0);
+	assert_int_equal(blocks, 0);
+	assert_int_equal(mmchal_sdhi_get_stats(&s, &st), 0);
+	assert_int_equal(st.requests, 0);
+	assert_int_equal(st.soft_resets, 0);
+	assert_int_equal(st.dma_errors, 0);
+	assert_int_equal(st.pio_fallbacks, 0);
+	fx_close(&f);
+}
+
 static void test_write_protect(void **state)
 {
 	struct mmchal_sim_card_config cc;
@@ -541,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_start_checks),
 		cmocka_unit_test(test_busy_and_abort),
 		cmocka_unit_test(test_write_protect),
+		cmocka_unit_test(test_init_clears_storage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

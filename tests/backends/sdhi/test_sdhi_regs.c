@@ -1269,6 +1269,88 @@ static void test_busy_seen_after_response(void **state)
 	fx_close(&f);
 }
 
+/*
+ * A card removed while an R1b command waits for its busy end: the removal is
+ * reported alone (no command or busy event; the command was already done) and the
+ * xfer is forgotten.
+ */
+static void test_removal_during_busy_wait(void **state)
+{
+	struct mmchal_cmd c = {
+		.opcode = 6, .arg = (3u << 24) | (185u << 16) | (1u << 8), .flags = MMCHAL_RSP_R1B};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_bus_ops ops;
+	uint32_t ev = 0;
+	struct fx f;
+
+	(void)state;
+	inj_open(&f, &ops, MMCHAL_SDHI_PIO);
+	inj_low = 0x0080u; /* DAT0 shown low */
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	for (int i = 0; i < 1000 && !(ev & MMCHAL_EV_CMD_DONE); i++)
+		ev |= irq_after(&f, 1000);
+	assert_int_equal(ev & (MMCHAL_EV_CMD_DONE | MMCHAL_EV_BUSY_DONE), MMCHAL_EV_CMD_DONE);
+	assert_int_not_equal(f.sdhi.state, 0);
+	assert_int_equal(mmchal_sim_card_remove(f.sim), 0);
+	assert_int_equal(irq_after(&f, 1000), MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(f.sdhi.state, 0);
+	assert_int_equal(c.error, 0);
+	inj_low = 0;
+	fx_close(&f);
+}
+
+/* A card inserted while none was seen, with no interrupt call in between: the
+   command that finds it takes the card as present. */
+static void test_start_sees_new_card(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 0, .flags = MMCHAL_RSP_NONE};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_sim_card_config cc;
+	struct fx_opts o = gen3_mmc;
+	struct fx f;
+
+	(void)state;
+	o.card = MMCHAL_SIM_CARD_NONE;
+	assert_int_equal(fx_open(&f, &o), 0);
+	assert_false(f.sdhi.present);
+	assert_int_equal(mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc), 0);
+	assert_int_equal(mmchal_sim_card_insert(f.sim, &cc), 0);
+	assert_false(f.sdhi.present);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+	assert_true(f.sdhi.present);
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	assert_int_equal(f.sdhi.state, 0);
+	fx_close(&f);
+}
+
+/* Each event of a PIO read is reported by one call only: the response once, the
+   data end once, and the calls that only move a block report nothing. */
+static void test_events_once(void **state)
+{
+	uint32_t ev, all = 0, cmd_done = 0, data_done = 0, quiet = 0;
+	struct fx f;
+	struct blk t;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	blk_prep(&f, &t, false, 4, false);
+	assert_int_equal(f.be.ops->start(f.be.ctx, &t.x), 0);
+	for (int i = 0; i < 100000 && !(all & MMCHAL_EV_DATA_DONE); i++) {
+		ev = irq_after(&f, 1000);
+		all |= ev;
+		cmd_done += (ev & MMCHAL_EV_CMD_DONE) != 0;
+		data_done += (ev & MMCHAL_EV_DATA_DONE) != 0;
+		quiet += ev == 0;
+	}
+	assert_int_equal(all, MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(cmd_done, 1);
+	assert_int_equal(data_done, 1);
+	assert_true(quiet >= 3); /* at least the calls of blocks 1..3 */
+	assert_int_equal(t.d.bytes_xfered, 4 * 512);
+	fx_close(&f);
+}
+
 /* A 136-bit response: the four registers hold bits 127:8, and resp[0..3] are
    those bits shifted up by 8 (no CRC byte), every bit in its place. */
 static const struct mmchal_bus_ops *r2_inner;
@@ -1401,6 +1483,9 @@ int main(void)
 		cmocka_unit_test(test_probe_starts_afresh),
 		cmocka_unit_test(test_injected_errors),
 		cmocka_unit_test(test_busy_seen_after_response),
+		cmocka_unit_test(test_removal_during_busy_wait),
+		cmocka_unit_test(test_start_sees_new_card),
+		cmocka_unit_test(test_events_once),
 		cmocka_unit_test(test_r2_response_bits),
 		cmocka_unit_test(test_write_end_waits_for_idle),
 		cmocka_unit_test(test_width_bits_and_requests),
