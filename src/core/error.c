@@ -6,6 +6,8 @@
  */
 #include <mmchal/error.h>
 
+#include "core/strbuf.h"
+
 /*
  * The texts indexed by -err, each ended by its NUL, and "unknown error" after
  * the last code: one array rather than a table of pointers to them.
@@ -29,18 +31,13 @@ static const char texts[] = "success\0"                              /* MMCHAL_O
 			    "card is write-protected\0"              /* MMCHAL_EROFS */
 			    "unknown error";
 
+/* Codes with a text: 0 down to MMCHAL_EROFS; "unknown error" follows them. */
+#define NCODES (1u - (unsigned int)MMCHAL_EROFS)
+
 const char *mmchal_strerror(int err)
 {
 	/* -err without overflow; a positive code wraps to a large value */
 	unsigned int n = 0u - (unsigned int)err;
-	const char *t = texts;
 
-	if (n > 0u - (unsigned int)MMCHAL_EROFS)
-		n = 0u - (unsigned int)MMCHAL_EROFS + 1u;
-	for (; n > 0; n--) {
-		while (*t != '\0')
-			t++;
-		t++;
-	}
-	return t;
+	return mmchal_text_nth_(texts, n < NCODES ? n : NCODES);
 }
