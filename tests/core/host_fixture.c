@@ -362,13 +362,18 @@ bool fx_contains(const char *hay, const char *needle)
 
 static int fi_caps(void *ctx, struct mmchal_iommu_caps *c)
 {
-	(void)ctx;
+	const struct fiommu *fi = ctx;
+
 	memset(c, 0, sizeof(*c));
 	c->present = true;
 	c->page_size = 4096;
 	c->merge_boundary = 0xfff;
 	c->aperture_start = 0x1000;
 	c->aperture_end = 0xffffffffu;
+	if (fi && fi->top) {
+		c->aperture_start = fi->top;
+		c->aperture_end = UINT64_MAX - 4096u;
+	}
 	return 0;
 }
 

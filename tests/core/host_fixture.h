@@ -96,6 +96,7 @@ struct fiommu {
 	uint32_t maps, unmaps, flushes;
 	uint32_t fail_map_at; /* 1-based map call that fails; 0 = never */
 	int unmap_err;        /* returned by every unmap (after unmapping) */
+	uint64_t top;         /* nonzero: the aperture is [top, 2^64 - 4 KiB) instead */
 };
 
 extern const struct mmchal_iommu_ops fiommu_ops;

@@ -64,6 +64,10 @@ void setup_port(const struct mmchal_port_ops *ops, unsigned flags)
 						     .node_mem_size = sizeof(nodes),
 						     .addr_bits = 32};
 
+		if (flags & USE_IOMMU_TOP) {
+			g.fi.top = 0xffffffff00000000u;
+			dc.addr_bits = 64;
+		}
 		g.iommu.ops = &fiommu_ops;
 		g.iommu.ctx = &g.fi;
 		assert_int_equal(mmchal_iommu_domain_init(&g.dom, &dc), 0);

@@ -20,8 +20,10 @@
 #define RQ_POOL_SIZE (64u * 2048u)
 
 /* setup_port() flags */
-#define USE_BOUNCE (1u << 0)
-#define USE_IOMMU  (1u << 1)
+#define USE_BOUNCE    (1u << 0)
+#define USE_IOMMU     (1u << 1)
+/* with USE_IOMMU: a 64-bit domain whose aperture is the top 4 GiB but one page */
+#define USE_IOMMU_TOP (1u << 2)
 
 /* Set one DMA capability of both directions on the live host, then the
  * host's planner constants that follow from it. */

@@ -656,6 +656,22 @@ static void test_mapped_segments_checked(void **state)
 	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
 }
 
+/* Device addresses in the top 4 GiB, where an entry could wrap: the host's
+ * one pass cannot prove the mapped segments fit, and the exact check takes
+ * them (counted in full_map_checks). */
+static void test_mapped_segments_top_checked(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_IOMMU_TOP);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	set_both_dirs(addr_align, 512);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, true);
+	assert_true(g.tb.log[g.tb.nstart - 1].seg0.addr >= 0xffffffff00000000u);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 2);
+}
+
 /* A merged mapping on an engine with an alignment: the host proves the one
  * segment fits without the exact check. */
 static void test_merged_mapping_proved(void **state)
@@ -799,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_iommu_plans_release_everything),
 		cmocka_unit_test(test_iommu_mapping_within_engine),
 		cmocka_unit_test(test_mapped_segments_checked),
+		cmocka_unit_test(test_mapped_segments_top_checked),
 		cmocka_unit_test(test_fast_constants_at_edges),
 	};
 
