@@ -68,8 +68,10 @@ static bool cfg_valid(const struct mmchal_sim_card_config *cfg)
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) && cfg->rca &&
 		       cfg->capacity / (512u * 1024u) <= (cfg->sdsc ? 4096u : (1ull << 22));
 	case MMCHAL_SIM_CARD_MMC:
+		/* byte mode: a device of at most 2 GB (JESD84-B51 7.4.3), sized by its CSD */
 		return cfg->capacity && !(cfg->capacity % (512u * 1024u)) &&
-		       cfg->capacity / 512u <= UINT32_MAX;
+		       cfg->capacity / 512u <= UINT32_MAX &&
+		       (!cfg->byte_mode || cfg->capacity <= (2ull << 30));
 	case MMCHAL_SIM_CARD_SDIO:
 		return cfg->capacity && cfg->capacity <= 131072u && cfg->rca;
 	default:

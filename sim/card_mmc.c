@@ -57,13 +57,30 @@ void mmc_init_regs_(struct sim_card *c)
 	card_set_bits_(c->csd, 16, 119, 112, 0x0e); /* TAAC */
 	card_set_bits_(c->csd, 16, 103, 96, 0x32);  /* TRAN_SPEED */
 	card_set_bits_(c->csd, 16, 95, 84, 0x8f5);  /* CCC */
-	card_set_bits_(c->csd, 16, 83, 80, 9);      /* READ_BL_LEN */
-	card_set_bits_(c->csd, 16, 73, 62, 0xfff);  /* C_SIZE saturated: size in EXT_CSD */
-	card_set_bits_(c->csd, 16, 49, 47, 7);      /* C_SIZE_MULT */
-	card_set_bits_(c->csd, 16, 46, 42, 31);     /* ERASE_GRP_SIZE: (31 + 1) x */
-	card_set_bits_(c->csd, 16, 41, 37, 31);     /* ERASE_GRP_MULT (31 + 1) blocks = 512 KiB */
-	card_set_bits_(c->csd, 16, 28, 26, 2);      /* R2W_FACTOR */
-	card_set_bits_(c->csd, 16, 25, 22, 9);      /* WRITE_BL_LEN */
+	/*
+	 * Size (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN bytes. A sector-mode
+	 * device (above 2 GB) saturates it and holds its size in SEC_COUNT; a byte-mode
+	 * one (up to 2 GB) is described by its CSD, as JESD84-B51 7.3.12 and Linux
+	 * mmc_decode_csd() expect: READ_BL_LEN grows (512, 1024, 2048 bytes) until
+	 * C_SIZE fits its 12 bits.
+	 */
+	if (c->cfg.byte_mode) {
+		unsigned bl = 9;
+
+		while (bl < 11u && (c->cfg.capacity >> (9u + bl)) > 4096u)
+			bl++;
+		card_set_bits_(c->csd, 16, 83, 80, bl); /* READ_BL_LEN */
+		card_set_bits_(c->csd, 16, 73, 62,
+			       (c->cfg.capacity >> (9u + bl)) - 1u); /* C_SIZE */
+	} else {
+		card_set_bits_(c->csd, 16, 83, 80, 9);     /* READ_BL_LEN */
+		card_set_bits_(c->csd, 16, 73, 62, 0xfff); /* C_SIZE saturated */
+	}
+	card_set_bits_(c->csd, 16, 49, 47, 7);  /* C_SIZE_MULT */
+	card_set_bits_(c->csd, 16, 46, 42, 31); /* ERASE_GRP_SIZE: (31 + 1) x */
+	card_set_bits_(c->csd, 16, 41, 37, 31); /* ERASE_GRP_MULT (31 + 1) blocks = 512 KiB */
+	card_set_bits_(c->csd, 16, 28, 26, 2);  /* R2W_FACTOR */
+	card_set_bits_(c->csd, 16, 25, 22, 9);  /* WRITE_BL_LEN */
 	card_set_bits_(c->csd, 16, 12, 12,
 		       c->cfg.tmp_write_protect ? 1 : 0); /* TMP_WRITE_PROTECT */
 	card_crc7_fill_(c->csd);

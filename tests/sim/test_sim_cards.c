@@ -312,6 +312,61 @@ static uint32_t set_bus_width(struct drv *d, uint8_t val)
 	return status(d, 1);
 }
 
+static uint64_t emmc_capacity;
+
+static void emmc_bytes(struct mmchal_sim_card_config *c)
+{
+	c->byte_mode = true;
+	c->capacity = emmc_capacity;
+}
+
+/*
+ * A byte-mode eMMC (at most 2 GB) is sized by its CSD: (C_SIZE + 1) x
+ * 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN; a sector-mode one saturates C_SIZE.
+ */
+static void test_emmc_byte_mode_csd(void **state)
+{
+	static const struct {
+		uint64_t capacity;
+		uint32_t bl, c_size;
+	} cases[] = {
+		{32ull << 20, 9, 127},     /* 32 MiB: 128 x 256 KiB */
+		{1ull << 30, 9, 4095},     /* 1 GiB: the most with 512-byte blocks */
+		{1025ull << 20, 10, 2049}, /* beyond: 1024-byte blocks, 2050 x 512 KiB */
+	};
+	struct mmchal_sim_card_config cc;
+	struct mmchal_sim *sim;
+	struct mmchal_sim_config sc;
+	struct drv d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		emmc_capacity = cases[i].capacity;
+		open_card(&d, MMCHAL_SIM_CARD_MMC, emmc_bytes);
+		drv_cmd(&d, C_R1B | 7, 0);
+		assert_int_equal(drv_cmd(&d, C_R2 | 9, 1u << 16), 0);
+		assert_int_equal(csd_bits(d.rsp, 83, 80), cases[i].bl);
+		assert_int_equal(csd_bits(d.rsp, 49, 47), 7);
+		assert_int_equal(csd_bits(d.rsp, 73, 62), cases[i].c_size);
+		drv_close(&d);
+	}
+	/* sector mode: saturated */
+	open_card(&d, MMCHAL_SIM_CARD_MMC, NULL);
+	drv_cmd(&d, C_R1B | 7, 0);
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, 1u << 16), 0);
+	assert_int_equal(csd_bits(d.rsp, 73, 62), 4095);
+	assert_int_equal(csd_bits(d.rsp, 83, 80), 9);
+	drv_close(&d);
+	/* byte mode above 2 GiB does not exist */
+	assert_int_equal(mmchal_sim_config_defaults(&sc, MMCHAL_SIM_SOC_GEN3), 0);
+	assert_int_equal(mmchal_sim_create(&sc, &sim), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.byte_mode = true;
+	cc.capacity = (2ull << 30) + (512u << 10);
+	assert_int_equal(mmchal_sim_card_insert(sim, &cc), MMCHAL_EINVAL);
+	mmchal_sim_destroy(sim);
+}
+
 /*
  * An eMMC that refuses the 8-bit bus: BUS_WIDTH 2 (8-bit) and 6 (8-bit DDR) get
  * SWITCH_ERROR and change nothing; 1 (4-bit) and 5 (4-bit DDR) are taken, so a
@@ -541,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_write_protect_switch_and_card),
 		cmocka_unit_test(test_acmd22_after_failed_write),
 		cmocka_unit_test(test_sdsc_card),
+		cmocka_unit_test(test_emmc_byte_mode_csd),
 		cmocka_unit_test(test_emmc_refuses_8bit),
 		cmocka_unit_test(test_sd_erase),
 		cmocka_unit_test(test_emmc_erase),

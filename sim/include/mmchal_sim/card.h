@@ -61,7 +61,10 @@ struct mmchal_sim_card_config {
 	uint16_t rca;    /**< SD/SDIO: RCA the card publishes in R6 (non-zero) */
 	bool cmd23;      /**< SD: CMD23 supported (SCR bit 33); eMMC always has it */
 	bool uhs;        /**< SD: CMD6 group 1 offers SDR50, SDR104, DDR50 */
-	bool byte_mode;  /**< eMMC: byte addressing instead of sector mode */
+	/** eMMC: byte addressing instead of sector mode, for a device of at most
+	    2 GiB whose CSD (C_SIZE, C_SIZE_MULT, READ_BL_LEN) gives its size;
+	    a sector-mode device saturates C_SIZE and gives it in SEC_COUNT */
+	bool byte_mode;
 	/** SD: a standard-capacity card (SDSC, up to 2 GiB): CSD v1, byte
 	    addresses, CCS = 0 in ACMD41, no UHS-I; else SDHC/SDXC */
 	bool sdsc;
