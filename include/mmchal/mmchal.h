@@ -33,6 +33,7 @@
 #endif
 #if MMCHAL_WITH_BACKEND_SDHI_IDMAC || MMCHAL_WITH_BACKEND_SDHI_SYSDMAC || MMCHAL_WITH_BACKEND_PIO
 #include <mmchal/sdhi.h>
+#include <mmchal/sdhi_boot.h>
 #include <mmchal/sdhi_socs.h>
 #endif
 #include <mmchal/types.h>
