@@ -76,6 +76,12 @@ void mmc_init_regs_(struct sim_card *c)
 		card_set_bits_(c->csd, 16, 83, 80, 9);     /* READ_BL_LEN */
 		card_set_bits_(c->csd, 16, 73, 62, 0xfff); /* C_SIZE saturated */
 	}
+	/* Supply-current fields (CSD 61:50), non-zero as a real device reports them:
+	   a driver decoding C_SIZE_MULT and C_SIZE meets set bits on both sides. */
+	card_set_bits_(c->csd, 16, 61, 59, 4);  /* VDD_R_CURR_MIN */
+	card_set_bits_(c->csd, 16, 58, 56, 6);  /* VDD_R_CURR_MAX */
+	card_set_bits_(c->csd, 16, 55, 53, 4);  /* VDD_W_CURR_MIN */
+	card_set_bits_(c->csd, 16, 52, 50, 6);  /* VDD_W_CURR_MAX */
 	card_set_bits_(c->csd, 16, 49, 47, 7);  /* C_SIZE_MULT */
 	card_set_bits_(c->csd, 16, 46, 42, 31); /* ERASE_GRP_SIZE: (31 + 1) x */
 	card_set_bits_(c->csd, 16, 41, 37, 31); /* ERASE_GRP_MULT (31 + 1) blocks = 512 KiB */

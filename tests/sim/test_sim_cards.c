@@ -356,6 +356,8 @@ static void test_emmc_byte_mode_csd(void **state)
 	assert_int_equal(drv_cmd(&d, C_R2 | 9, 1u << 16), 0);
 	assert_int_equal(csd_bits(d.rsp, 73, 62), 4095);
 	assert_int_equal(csd_bits(d.rsp, 83, 80), 9);
+	/* the supply-current fields between C_SIZE and C_SIZE_MULT are set */
+	assert_int_equal(csd_bits(d.rsp, 61, 50), (4u << 9) | (6u << 6) | (4u << 3) | 6u);
 	drv_close(&d);
 	/* byte mode above 2 GiB does not exist */
 	assert_int_equal(mmchal_sim_config_defaults(&sc, MMCHAL_SIM_SOC_GEN3), 0);
