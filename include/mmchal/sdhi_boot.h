@@ -86,7 +86,8 @@ struct mmchal_emmc_boot {
  * the board (@c cfg->caps.bus, @c cfg->caps.f_max_hz) and the card allow. On
  * success the card is in the transfer state at block length 512 and
  * mmchal_emmc_boot_read() may be called. On failure @p eb is left unusable
- * (reads return ::MMCHAL_EINVAL) and the controller is reset.
+ * (reads return ::MMCHAL_EINVAL) and the controller reset (untouched when the
+ * arguments are refused or it has no internal DMAC).
  *
  * @param[out] eb            state to fill
  * @param[in]  cfg           controller description: @c bus (mmchal_bus_check(), with

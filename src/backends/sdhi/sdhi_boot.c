@@ -75,8 +75,8 @@ static uint32_t dm_rd(const struct mmchal_emmc_boot *eb, uint32_t off)
 
 /*
  * Soft reset and the registers it loses written again; the DMAC channels reset (active
- * low: clear, then set, Linux abort_dma) and their status cleared. SD_SIZE is 512 for
- * every transfer here. The interrupt masks keep their reset value: all masked.
+ * low: clear, then set, Linux abort_dma). SD_SIZE keeps its reset value, 512, the
+ * block size of every transfer here; the interrupt masks keep theirs: all masked.
  */
 static void reset(const struct mmchal_emmc_boot *eb)
 {
@@ -89,7 +89,6 @@ static void reset(const struct mmchal_emmc_boot *eb)
 	if (eb->gen3)
 		wr16(eb, SDHI_HOST_MODE, eb->host_mode);
 	wr16(eb, SDHI_CC_EXT_MODE, SDHI_EXT_DMA);
-	wr16(eb, SDHI_SIZE, EB_BLKSZ);
 }
 
 /*
@@ -159,18 +158,17 @@ static int wait(const struct mmchal_emmc_boot *eb, uint32_t need, bool dma, uint
 /*
  * Issue one command (@p c: SD_CMD value) and wait for its response; an R1 or R1b
  * response with an error bit of its own is ::MMCHAL_EIO; an R1b waits for DAT0
- * up to @p busy_us. @p r gets the response registers SD_RSP10..76, or NULL.
+ * up to the card's CMD6 time. @p r gets the response registers SD_RSP10..76, or NULL.
  * After an error the controller is reset.
  */
-static int cmd(const struct mmchal_emmc_boot *eb, uint32_t c, uint32_t arg, uint32_t *r,
-	       uint32_t busy_us)
+static int cmd(const struct mmchal_emmc_boot *eb, uint32_t c, uint32_t arg, uint32_t *r)
 {
 	uint32_t rsp = c & 0x0700u;
 	int err;
 
-	/* Clear every latched status bit; INFO2 bit 11 is written 1. */
+	/* Clear the completion bits of the last command. SD_INFO2 holds no latched bit
+	   here: every error is followed by a reset (below, and in read_blocks()). */
 	wr16(eb, SDHI_INFO1, 0);
-	wr16(eb, SDHI_INFO2, SDHI_ST_ALWAYS1 >> 16);
 	wr32(eb, SDHI_ARG, arg);
 	wr16(eb, SDHI_CMD, (uint16_t)c);
 	err = wait(eb, SDHI_ST_RSP_END, false, EB_US_CMD);
@@ -184,7 +182,7 @@ static int cmd(const struct mmchal_emmc_boot *eb, uint32_t c, uint32_t arg, uint
 		err = MMCHAL_EIO;
 		if (rd32(eb, SDHI_RSP10) & R1_CMD_ERRORS)
 			goto fail;
-		err = rsp == SDHI_CMD_RSP_R1B ? wait(eb, SDHI_ST_DAT0, false, busy_us) : 0;
+		err = rsp == SDHI_CMD_RSP_R1B ? wait(eb, SDHI_ST_DAT0, false, eb->busy_us) : 0;
 		if (err)
 			goto fail;
 	}
@@ -195,7 +193,7 @@ fail:
 	   DAT0 released first, so that the next command finds it in tran. */
 	reset(eb);
 	if (rsp == SDHI_CMD_RSP_R1B)
-		(void)wait(eb, SDHI_ST_DAT0, false, busy_us);
+		(void)wait(eb, SDHI_ST_DAT0, false, eb->busy_us);
 	return err;
 }
 
@@ -237,7 +235,7 @@ static int read_blocks(const struct mmchal_emmc_boot *eb, uint32_t op, uint32_t 
 	dm_wr(eb, DM_CM_INFO1, 0);
 	dm_wr(eb, DM_CM_INFO2, 0);
 	invalidate(eb, buf, n);
-	err = cmd(eb, c, arg, NULL, 0);
+	err = cmd(eb, c, arg, NULL);
 	if (!err) {
 		dm_wr(eb, DM_CM_DTRAN_CTRL, DM_CTRL_START);
 		err = wait(eb, SDHI_ST_ACCESS_END, true, ((uint64_t)n + 1u) * EB_US_BLOCK);
@@ -245,7 +243,7 @@ static int read_blocks(const struct mmchal_emmc_boot *eb, uint32_t op, uint32_t 
 	invalidate(eb, buf, n);
 	if (err) {
 		reset(eb);
-		(void)cmd(eb, CARD_CMD_STOP | SDHI_CMD_RSP_R1B, 0, NULL, EB_US_CMD6);
+		(void)cmd(eb, CARD_CMD_STOP | SDHI_CMD_RSP_R1B, 0, NULL);
 	}
 	return err;
 }
@@ -271,11 +269,10 @@ static uint32_t le32(const uint8_t *p)
 static int sw(const struct mmchal_emmc_boot *eb, uint32_t idx, uint32_t val)
 {
 	uint32_t r[4];
-	int err = cmd(eb, CARD_CMD_SWITCH | SDHI_CMD_RSP_R1B, EB_SWITCH(idx, val), NULL,
-		      eb->busy_us);
+	int err = cmd(eb, CARD_CMD_SWITCH | SDHI_CMD_RSP_R1B, EB_SWITCH(idx, val), NULL);
 
 	if (!err)
-		err = cmd(eb, CARD_CMD_SEND_STATUS | SDHI_CMD_RSP_R1, EB_RCA, r, 0);
+		err = cmd(eb, CARD_CMD_SEND_STATUS | SDHI_CMD_RSP_R1, EB_RCA, r);
 	if (!err && (r[0] & R1_SWITCH_ERROR))
 		err = MMCHAL_EIO;
 	return err;
@@ -340,31 +337,31 @@ static int identify(struct mmchal_emmc_boot *eb, uint8_t *x, mmchal_dma_addr_t d
 	uint32_t ocr = 0, t;
 	int err;
 
-	err = cmd(eb, CARD_CMD_GO_IDLE | SDHI_CMD_RSP_NONE, 0, NULL, 0);
+	err = cmd(eb, CARD_CMD_GO_IDLE | SDHI_CMD_RSP_NONE, 0, NULL);
 	for (uint32_t ms = 0; !err && !(ocr & OCR_BUSY); ms++) {
 		if (ms > EB_US_OCR / 1000u)
 			return MMCHAL_ETIMEDOUT;
 		if (ms)
 			eb->port->ops->delay_us(eb->port->ctx, 1000);
-		err = cmd(eb, CARD_CMD_SEND_OP_COND | SDHI_CMD_RSP_R3, EB_OCR_ARG, r, 0);
+		err = cmd(eb, CARD_CMD_SEND_OP_COND | SDHI_CMD_RSP_R3, EB_OCR_ARG, r);
 		ocr = r[0];
 	}
 	if (!err)
-		err = cmd(eb, CARD_CMD_ALL_SEND_CID | SDHI_CMD_RSP_R2, 0, NULL, 0);
+		err = cmd(eb, CARD_CMD_ALL_SEND_CID | SDHI_CMD_RSP_R2, 0, NULL);
 	if (!err)
-		err = cmd(eb, CARD_CMD_SET_REL_ADDR | SDHI_CMD_RSP_R1, EB_RCA, NULL, 0);
+		err = cmd(eb, CARD_CMD_SET_REL_ADDR | SDHI_CMD_RSP_R1, EB_RCA, NULL);
 	if (!err)
 		err = set_clock(eb, EB_HZ_LEG);
 	if (!err)
-		err = cmd(eb, CARD_CMD_SEND_CSD | SDHI_CMD_RSP_R2, EB_RCA, r, 0);
+		err = cmd(eb, CARD_CMD_SEND_CSD | SDHI_CMD_RSP_R2, EB_RCA, r);
 	if (err)
 		return err;
 	eb->sector_mode = (ocr & OCR_MMC_ACCESS) == OCR_CCS;
 	eb->sectors = csd_sectors(r);
 	eb->busy_us = EB_US_CMD6;
-	err = cmd(eb, CARD_CMD_SELECT | SDHI_CMD_RSP_R1B, EB_RCA, NULL, eb->busy_us);
+	err = cmd(eb, CARD_CMD_SELECT | SDHI_CMD_RSP_R1B, EB_RCA, NULL);
 	if (!err)
-		err = cmd(eb, CARD_CMD_SET_BLOCKLEN | SDHI_CMD_RSP_R1, EB_BLKSZ, NULL, 0);
+		err = cmd(eb, CARD_CMD_SET_BLOCKLEN | SDHI_CMD_RSP_R1, EB_BLKSZ, NULL);
 	if (!err)
 		err = ext_csd(eb, x, dma);
 	if (err)
@@ -413,8 +410,6 @@ int mmchal_emmc_boot_init(struct mmchal_emmc_boot *eb, const struct mmchal_sdhi_
 	eb->bus_caps = cfg->caps.bus;
 	eb->option = SDHI_OPT_ALWAYS1 | (EB_TOP_2_24 << SDHI_OPT_TOP_SHIFT) | SDHI_OPT_WIDTH1;
 	eb->width = 1;
-	wr16(eb, SDHI_SOFT_RST, 0);
-	wr16(eb, SDHI_SOFT_RST, SDHI_SOFT_RST_RUN);
 	v = mmchal_bus_rd16(&eb->bus, SDHI_VERSION);
 	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
 	if ((v & 0xffu) < SDHI_VER_IP_DMAC)
@@ -431,12 +426,9 @@ int mmchal_emmc_boot_init(struct mmchal_emmc_boot *eb, const struct mmchal_sdhi_
 		eb->port->ops->delay_us(eb->port->ctx, 1000);
 		err = identify(eb, scratch, scratch_dma);
 	}
-	if (err) {
-		reset(eb);
-		return err;
-	}
-	eb->ready = true;
-	return 0;
+	/* after a failure the controller was reset where it failed */
+	eb->ready = err == 0;
+	return err;
 }
 
 int mmchal_emmc_boot_read(struct mmchal_emmc_boot *eb, uint64_t lba, uint32_t blocks, void *dst,
@@ -444,7 +436,7 @@ int mmchal_emmc_boot_read(struct mmchal_emmc_boot *eb, uint64_t lba, uint32_t bl
 {
 	if (eb == NULL || !eb->ready || dst == NULL || blocks == 0 || !dma_ok(dst_dma, blocks))
 		return MMCHAL_EINVAL;
-	if (lba >= eb->sectors || blocks > eb->sectors - lba)
+	if (blocks > eb->sectors || lba > eb->sectors - blocks)
 		return MMCHAL_ERANGE;
 	/* A byte-mode card is at most 4 GiB (CSD), a sector-mode one 2^32 sectors: the
 	   address fits 32 bits either way. */
