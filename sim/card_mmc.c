@@ -65,10 +65,9 @@ void mmc_init_regs_(struct sim_card *c)
 	 * C_SIZE fits its 12 bits.
 	 */
 	if (c->cfg.byte_mode) {
-		unsigned bl = 9;
+		/* 512-byte blocks up to 1 GiB, 1024-byte ones up to 2 GiB (insert checks) */
+		unsigned bl = c->cfg.capacity > (1ull << 30) ? 10u : 9u;
 
-		while (bl < 11u && (c->cfg.capacity >> (9u + bl)) > 4096u)
-			bl++;
 		card_set_bits_(c->csd, 16, 83, 80, bl); /* READ_BL_LEN */
 		card_set_bits_(c->csd, 16, 73, 62,
 			       (c->cfg.capacity >> (9u + bl)) - 1u); /* C_SIZE */
@@ -78,10 +77,10 @@ void mmc_init_regs_(struct sim_card *c)
 	}
 	/* Supply-current fields (CSD 61:50), non-zero as a real device reports them:
 	   a driver decoding C_SIZE_MULT and C_SIZE meets set bits on both sides. */
-	card_set_bits_(c->csd, 16, 61, 59, 4);  /* VDD_R_CURR_MIN */
-	card_set_bits_(c->csd, 16, 58, 56, 6);  /* VDD_R_CURR_MAX */
-	card_set_bits_(c->csd, 16, 55, 53, 4);  /* VDD_W_CURR_MIN */
-	card_set_bits_(c->csd, 16, 52, 50, 6);  /* VDD_W_CURR_MAX */
+	card_set_bits_(c->csd, 16, 61, 59, 5);  /* VDD_R_CURR_MIN */
+	card_set_bits_(c->csd, 16, 58, 56, 7);  /* VDD_R_CURR_MAX */
+	card_set_bits_(c->csd, 16, 55, 53, 5);  /* VDD_W_CURR_MIN */
+	card_set_bits_(c->csd, 16, 52, 50, 7);  /* VDD_W_CURR_MAX */
 	card_set_bits_(c->csd, 16, 49, 47, 7);  /* C_SIZE_MULT */
 	card_set_bits_(c->csd, 16, 46, 42, 31); /* ERASE_GRP_SIZE: (31 + 1) x */
 	card_set_bits_(c->csd, 16, 41, 37, 31); /* ERASE_GRP_MULT (31 + 1) blocks = 512 KiB */

@@ -4,6 +4,7 @@
  * write, erase on SD and eMMC, an SDSC card, and an eMMC that refuses the
  * 8-bit bus.
  */
+#define _DEFAULT_SOURCE /* mmap MAP_ANONYMOUS, MAP_NORESERVE: a 2 GiB store, untouched */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "drv.h"
 
@@ -348,6 +350,9 @@ static void test_emmc_byte_mode_csd(void **state)
 		assert_int_equal(csd_bits(d.rsp, 83, 80), cases[i].bl);
 		assert_int_equal(csd_bits(d.rsp, 49, 47), 7);
 		assert_int_equal(csd_bits(d.rsp, 73, 62), cases[i].c_size);
+		/* the neighbours untouched: CCC, the supply currents */
+		assert_int_equal(csd_bits(d.rsp, 95, 84), 0x8f5);
+		assert_int_equal(csd_bits(d.rsp, 61, 50), (5u << 9) | (7u << 6) | (5u << 3) | 7u);
 		drv_close(&d);
 	}
 	/* sector mode: saturated */
@@ -357,15 +362,22 @@ static void test_emmc_byte_mode_csd(void **state)
 	assert_int_equal(csd_bits(d.rsp, 73, 62), 4095);
 	assert_int_equal(csd_bits(d.rsp, 83, 80), 9);
 	/* the supply-current fields between C_SIZE and C_SIZE_MULT are set */
-	assert_int_equal(csd_bits(d.rsp, 61, 50), (4u << 9) | (6u << 6) | (4u << 3) | 6u);
+	assert_int_equal(csd_bits(d.rsp, 61, 50), (5u << 9) | (7u << 6) | (5u << 3) | 7u);
 	drv_close(&d);
-	/* byte mode above 2 GiB does not exist */
+	/* byte mode ends at 2 GiB (the caller's store, never touched) */
 	assert_int_equal(mmchal_sim_config_defaults(&sc, MMCHAL_SIM_SOC_GEN3), 0);
 	assert_int_equal(mmchal_sim_create(&sc, &sim), 0);
 	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
 	cc.byte_mode = true;
 	cc.capacity = (2ull << 30) + (512u << 10);
 	assert_int_equal(mmchal_sim_card_insert(sim, &cc), MMCHAL_EINVAL);
+	cc.capacity = 2ull << 30;
+	cc.store = mmap(NULL, (size_t)cc.capacity, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	assert_true(cc.store != MAP_FAILED);
+	assert_int_equal(mmchal_sim_card_insert(sim, &cc), 0);
+	assert_int_equal(mmchal_sim_card_remove(sim), 0);
+	munmap(cc.store, (size_t)cc.capacity);
 	mmchal_sim_destroy(sim);
 }
 

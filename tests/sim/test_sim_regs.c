@@ -303,10 +303,10 @@ static void mmc_csd(uint8_t csd[16], bool twp)
 	put(csd, 16, 95, 84, 0x8f5);  /* CCC */
 	put(csd, 16, 83, 80, 9);      /* READ_BL_LEN */
 	put(csd, 16, 73, 62, 0xfff);  /* C_SIZE saturated: above 2 GB the size is in EXT_CSD */
-	put(csd, 16, 61, 59, 4);      /* VDD_R_CURR_MIN */
-	put(csd, 16, 58, 56, 6);      /* VDD_R_CURR_MAX */
-	put(csd, 16, 55, 53, 4);      /* VDD_W_CURR_MIN */
-	put(csd, 16, 52, 50, 6);      /* VDD_W_CURR_MAX */
+	put(csd, 16, 61, 59, 5);      /* VDD_R_CURR_MIN */
+	put(csd, 16, 58, 56, 7);      /* VDD_R_CURR_MAX */
+	put(csd, 16, 55, 53, 5);      /* VDD_W_CURR_MIN */
+	put(csd, 16, 52, 50, 7);      /* VDD_W_CURR_MAX */
 	put(csd, 16, 49, 47, 7);      /* C_SIZE_MULT */
 	put(csd, 16, 46, 42, 31);     /* ERASE_GRP_SIZE */
 	put(csd, 16, 41, 37, 31);     /* ERASE_GRP_MULT: 32 x 32 blocks = 512 KiB */
