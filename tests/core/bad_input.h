@@ -132,10 +132,18 @@ extern const struct bi_row bi_rows_card[];
 extern const size_t bi_nrows_card;
 extern const struct bi_row bi_rows_backends[];
 extern const size_t bi_nrows_backends;
+extern const struct bi_row bi_rows_sdhi_boot[];
+extern const size_t bi_nrows_sdhi_boot;
 extern const struct bi_row bi_rows_dt[];
 extern const size_t bi_nrows_dt;
 /* The request entries' command and the host ops' value checks (bad_input_request.c). */
 extern const struct bi_row bi_rows_request[];
 extern const size_t bi_nrows_request;
+
+/* The SDHI rows' configuration on a spy bus (bad_input_backends.c), for the boot
+   reader's rows; built only with an SDHI backend. */
+struct mmchal_sdhi_cfg *bi_sdhi_cfg(const char *compat);
+#define BI_SDHI_GEN3 "renesas,rcar-gen3-sdhi"
+#define BI_SDHI_GEN2 "renesas,rcar-gen2-sdhi"
 
 #endif /* TESTS_CORE_BAD_INPUT_H */

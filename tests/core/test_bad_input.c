@@ -408,6 +408,7 @@ int main(void)
 	n = add_rows(n, bi_rows_host, bi_nrows_host);
 	n = add_rows(n, bi_rows_card, bi_nrows_card);
 	n = add_rows(n, bi_rows_backends, bi_nrows_backends);
+	n = add_rows(n, bi_rows_sdhi_boot, bi_nrows_sdhi_boot);
 	n = add_rows(n, bi_rows_dt, bi_nrows_dt);
 	n = add_rows(n, bi_rows_request, bi_nrows_request);
 	/* the rows are counted at run time: call the group runner with the count */
