@@ -783,6 +783,11 @@ static uint32_t data_phase(struct mmchal_sdhi *s, uint32_t st)
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
 	    (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))) {
+		/* Through the port every block is counted as it moves: an access end before
+		   the last one is a short transfer, never all blocks done (the caller's
+		   buffer holds stale bytes where blocks did not arrive). */
+		if (!(s->state & SDHI_S_DMA_BUILT) && s->blocks_done < s->data->blocks)
+			return fail(s, MMCHAL_EIO);
 		/* The automatic CMD12's R1 is in SD_RSP10 after the data end, where Linux
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)
