@@ -211,10 +211,61 @@ static void test_pio_access_end_before_last_block(void **state)
 	assert_int_equal(buf[512], 0xa5);
 }
 
+/*
+ * A controller with a 0x100-byte window (bus_shift 0) whose VERSION reads
+ * 0xcb0d or later (fuzz_sdhi: crash-seccnt-unaligned-32bit): the 32-bit block
+ * counter would be one 32-bit access at byte 0x0a, unaligned (and its upper
+ * half SD_RSP10). It counts 16 bits: SD_SECCNT is one 16-bit write.
+ */
+static void test_shift0_block_counter_16bit(void **state)
+{
+	static const uint32_t script[] = {ST_BASE};
+	static const struct mmchal_sdhi_soc soc = MMCHAL_SDHI_SOC_SHMOBILE;
+	static struct mmchal_sdhi sdhi;
+	struct mmchal_sdhi_cfg cfg;
+	struct mmchal_backend be;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd cmd = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &cmd, .data = &d, .plan = MMCHAL_PLAN_PIO};
+	unsigned int seccnt = 0;
+
+	(void)state;
+	ctl_reset(0, 0xcb0du, script, 1);
+	cfg_of(&cfg, &soc, 0);
+	assert_int_equal(mmchal_sdhi_pio_init(&sdhi, &cfg, &be), 0);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.blk_count_bits, 16);
+	assert_true(hc.max_blk_count <= 0xffffu);
+	C.nlog = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	for (unsigned int i = 0; i < C.nlog; i++) {
+		/* every access naturally aligned; SD_SECCNT once, 16 bits */
+		assert_int_equal(C.log[i].off & (C.log[i].width - 1u), 0);
+		if (C.log[i].off == R_SECCNT) {
+			assert_int_equal(C.log[i].width, 2);
+			assert_int_equal(C.log[i].val, 2);
+			seccnt++;
+		}
+	}
+	assert_int_equal(seccnt, 1);
+	/* more blocks than 16 bits count are refused */
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	d.blocks = 0x10000u;
+	sg.len = 0; /* never reached */
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pio_access_end_before_last_block),
+		cmocka_unit_test(test_shift0_block_counter_16bit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
