@@ -261,11 +261,101 @@ static void test_shift0_block_counter_16bit(void **state)
 	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
 }
 
+/* ------------------------------------------------------------ under the host core */
+
+static uint64_t now_ns;
+
+static uint64_t p_now(void *ctx)
+{
+	(void)ctx;
+	return now_ns += 1000u;
+}
+
+static void p_delay(void *ctx, uint32_t us)
+{
+	(void)ctx;
+	now_ns += (uint64_t)us * 1000u;
+}
+
+static const struct mmchal_port_ops port_ops = {.now_ns = p_now, .delay_us = p_delay};
+
+static unsigned int ndone;
+
+static void on_done(struct mmchal_request *r)
+{
+	(void)r;
+	ndone++;
+}
+
+/*
+ * A DMA read that the internal DMAC fails, on a host with PIO retry, polled
+ * with mmchal_host_request() and mmchal_host_poll() (fuzz_sdhi:
+ * crash-pio-retry-poll-answer): the poll that restarts the request by PIO is
+ * no completion and returns 0; the poll that completes it returns 1, as done
+ * runs. The restarting poll used to return 1 with the request still running,
+ * so a caller that stops waiting there hands out buffers the PIO retry writes.
+ */
+static void test_pio_retry_poll_is_no_completion(void **state)
+{
+	static const uint32_t script[] = {
+		ST_BASE,              /* probe */
+		ST_BASE | ST_RSP_END, /* the response: the DMAC starts */
+		ST_BASE,              /* and fails */
+		ST_BASE | ST_RSP_END, /* the retry's response */
+		ST_BASE | ST_BRE,     /* its block */
+		ST_BASE | ST_ACC_END, /* and its access end */
+	};
+	static const struct mmchal_sdhi_soc soc = MMCHAL_SDHI_SOC_RCAR_GEN3;
+	static struct mmchal_sdhi sdhi;
+	static struct mmchal_host host;
+	static _Alignas(128) uint8_t buf[512];
+	struct mmchal_sdhi_cfg cfg;
+	struct mmchal_backend be;
+	struct mmchal_port port = {.ops = &port_ops};
+	struct mmchal_host_cfg hc = {.backend = &be, .port = &port, .pio_retry = true};
+	struct mmchal_sg sg = {.cpu = buf, .phys = 0x40000000u, .len = sizeof(buf)};
+	struct mmchal_cmd cmd = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_request req = {.cmd = &cmd, .data = &d, .done = on_done};
+	struct mmchal_host_stats st;
+	int rc, polls = 0;
+
+	(void)state;
+	ctl_reset(2, 0xcc10u, script, 6);
+	C.dm_info2 = 1u << 17; /* DM_CM_INFO2: channel 1 (read) error */
+	cfg_of(&cfg, &soc, 2);
+	assert_int_equal(mmchal_sdhi_idmac_init(&sdhi, &cfg, &be), 0);
+	assert_int_equal(mmchal_host_init(&host, &hc), 0);
+	ndone = 0;
+	assert_int_equal(mmchal_host_request(&host, &req), 0);
+	/* the response; then the poll that sees the DMAC error restarts by PIO */
+	assert_int_equal(mmchal_host_poll(&host), 0);
+	rc = mmchal_host_poll(&host);
+	assert_int_equal(ndone, 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(mmchal_host_stats(&host, &st), 0);
+	assert_int_equal(st.pio_retries, 1);
+	C.dm_info2 = 0;
+	do {
+		rc = mmchal_host_poll(&host);
+		assert_true(rc == 0 || rc == 1);
+		assert_int_equal(ndone, (unsigned int)rc);
+		assert_true(++polls < 16);
+	} while (rc == 0);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 512);
+	assert_int_equal(buf[5], 0x05);
+	mmchal_host_deinit(&host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pio_access_end_before_last_block),
 		cmocka_unit_test(test_shift0_block_counter_16bit),
+		cmocka_unit_test(test_pio_retry_poll_is_no_completion),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
