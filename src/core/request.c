@@ -911,9 +911,11 @@ static bool all_cpu(const struct mmchal_data *d)
 /*
  * The completion work of a request in DONE, owned by the caller. With
  * @p locked the lock is held (IRQ_LOCKED) and stays held until the commit;
- * otherwise it is taken only for the retry restart and the commit.
+ * otherwise it is taken only for the retry restart and the commit. Returns
+ * false when the request was restarted by PIO instead (it is running again
+ * and its done comes later), true when it completed.
  */
-static CORE_INLINE_ void complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
+static CORE_INLINE_ bool complete(struct mmchal_host *h, mmchal_irqflags_t f, bool locked)
 {
 	struct mmchal_request *r;
 
@@ -927,7 +929,7 @@ static CORE_INLINE_ void complete(struct mmchal_host *h, mmchal_irqflags_t f, bo
 			f = host_lock_(h);
 		if (!restart_pio(h)) {
 			host_unlock_(h, f);
-			return;
+			return false;
 		}
 		if (!locked)
 			host_unlock_(h, f);
@@ -938,11 +940,12 @@ static CORE_INLINE_ void complete(struct mmchal_host *h, mmchal_irqflags_t f, bo
 	host_unlock_(h, f);
 	if (r->done)
 		r->done(r);
+	return true;
 }
 
 static void deferred_complete(void *arg)
 {
-	complete(arg, 0, false);
+	(void)complete(arg, 0, false);
 }
 
 /* Called with the lock held; drops it. @p in_irq: interrupt context. */
@@ -967,10 +970,9 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 			r->done(r);
 		return 1;
 	}
-	if (pol == MMCHAL_POLICY_IRQ_LOCKED) {
-		complete(h, f, true);
-		return 1;
-	}
+	/* A PIO retry is no completion: the caller keeps waiting for this request. */
+	if (pol == MMCHAL_POLICY_IRQ_LOCKED)
+		return complete(h, f, true) ? 1 : 0;
 	host_unlock_(h, f);
 	if (pol == MMCHAL_POLICY_DEFERRED && in_irq) {
 		if (h->port.ops->schedule_work(h->port.ctx, deferred_complete, h) == 0)
@@ -978,8 +980,7 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 		/* The state is DONE and owned here: no other context writes flags. */
 		h->flags |= HF_DEFER_INLINE;
 	}
-	complete(h, 0, false);
-	return 1;
+	return complete(h, 0, false) ? 1 : 0;
 }
 
 /* ------------------------------------------------------------ entries */

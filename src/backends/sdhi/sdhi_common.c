@@ -229,7 +229,11 @@ int mmchal_sdhi_probe_(void *ctx)
 	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
 	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
 		return MMCHAL_ENOTSUP;
-	s->cnt_bits = s->version >= SDHI_VER_GEN2_SDR104 ? 32 : 16;
+	/* The 32-bit counter takes the 4 bytes at 0x0a << bus_shift. At bus_shift 0
+	   (a window of 0x100 bytes) they would be SD_SECCNT and SD_RSP10, and one
+	   32-bit access there is unaligned, which a device bus may fault: such a
+	   controller counts 16 bits, whatever its VERSION reads. */
+	s->cnt_bits = s->version >= SDHI_VER_GEN2_SDR104 && s->cfg.bus.bus_shift != 0 ? 32 : 16;
 	/* 0x490c has no command-busy bit (Linux drops TMIO_MMC_HAVE_CBSY there). */
 	s->have_cbsy = s->version != SDHI_VER_GEN2_SDR50;
 	rc = select_port(s);
@@ -783,6 +787,11 @@ static uint32_t data_phase(struct mmchal_sdhi *s, uint32_t st)
 	}
 	if ((s->state & SDHI_S_ACC_END) &&
 	    (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))) {
+		/* Through the port every block is counted as it moves: an access end before
+		   the last one is a short transfer, never all blocks done (the caller's
+		   buffer holds stale bytes where blocks did not arrive). */
+		if (!(s->state & SDHI_S_DMA_BUILT) && s->blocks_done < s->data->blocks)
+			return fail(s, MMCHAL_EIO);
 		/* The automatic CMD12's R1 is in SD_RSP10 after the data end, where Linux
 		   reads it (tmio_mmc_do_data_irq, "fill in response from auto CMD12"). */
 		if (s->stop_cmd != NULL)

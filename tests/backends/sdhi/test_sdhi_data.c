@@ -385,7 +385,10 @@ static void test_gen2_versions(void **state)
 				open_mmc(&f, &o);
 				assert_string_equal(f.be.ops->name, "sdhi-sysdmac");
 				assert_int_equal(f.sdhi.port_width, w);
-				assert_int_equal(f.sdhi.cnt_bits, vers[v] == 0xcb0d ? 32 : 16);
+				/* a 32-bit counter needs bus_shift >= 1: at 0 its one 32-bit
+				   access would be unaligned (test_sdhi_glitch.c) */
+				assert_int_equal(f.sdhi.cnt_bits,
+						 vers[v] == 0xcb0d && shift != 0 ? 32 : 16);
 				rw_set(&f, MMCHAL_PLAN_DIRECT, 2u * (unsigned)(shift + 1), 0, false,
 				       1);
 				rw_set(&f, MMCHAL_PLAN_PIO, 5, 1, false, 2);
