@@ -309,7 +309,8 @@ int mmchal_host_request_sync(struct mmchal_host *host, struct mmchal_request *re
  *        request. Call it from the platform's interrupt handler.
  * @param[in,out] host  live host
  * @return 1 when a request completed in this call (or was handed to deferred
- *         work), 0 otherwise
+ *         work), 0 otherwise, also when a failed DMA data phase was restarted by
+ *         PIO (::mmchal_host_cfg::pio_retry): the request is running again
  * @retval MMCHAL_EINVAL  @p host NULL or not live
  * @note Interrupt context (or any context for a polled host).
  */
@@ -319,7 +320,8 @@ int mmchal_host_irq(struct mmchal_host *host);
  * @brief Poll: handle events as mmchal_host_irq() does, poll R1b busy when the
  *        controller cannot detect its end, and fire expired timeouts.
  * @param[in,out] host  live host
- * @return 1 when a request completed in this call, 0 otherwise
+ * @return 1 when a request completed in this call, 0 otherwise (as for
+ *         mmchal_host_irq(), a PIO retry is no completion)
  * @retval MMCHAL_EINVAL  @p host NULL or not live
  * @note Thread context; completion runs inline.
  */
