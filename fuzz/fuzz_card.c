@@ -941,7 +941,10 @@ static void answer(struct fc *f, struct mmchal_request *req, uint8_t c, uint8_t 
 
 		pick_cmd(req, b)->resp[(b >> 2) & 3u] ^= ans_u(f, 4);
 	} else if (mode == 7u) {
-		pick_cmd(req, (uint8_t)ans_u(f, 1))->resp[0] = ans_u(f, 4);
+		/* two statements: the order of the two reads must not be the compiler's */
+		struct mmchal_cmd *t = pick_cmd(req, (uint8_t)ans_u(f, 1));
+
+		t->resp[0] = ans_u(f, 4);
 	} else if (mode == 9u) {
 		uint8_t b = (uint8_t)ans_u(f, 1);
 
@@ -1346,7 +1349,7 @@ static int do_init(struct fc *f)
 	nice_init_regs(f);
 	rc = mmchal_card_init(&f->card);
 	CHECK(f, in_set(rc, B(EINVAL) | B(ENOMEDIUM) | B(ETIMEDOUT) | B(EIO) | B(EPROTO) |
-				    B(ENOTSUP) | f->host_errs));
+				    B(ENOTSUP) | B(EILSEQ) | B(ERANGE) | B(EROFS) | f->host_errs));
 	CHECK(f, rc != MMCHAL_EINVAL || (f->host_errs & B(EINVAL)));
 	/* the card went away during init: init says so */
 	if (f->removed_seen && !f->removal_unsure)
@@ -1367,15 +1370,18 @@ static void past_end(struct fc *f, uint64_t lba, uint32_t blocks)
 {
 	struct callbuf cb;
 	struct io io = {.lba = lba, .blocks = blocks};
+	bool ready;
 	int rc;
 
 	cb_make(&cb, blocks, (uint32_t)lba, false);
 	io.cb = &cb;
 	io.next_lba = lba;
 	call_begin(f, &io);
+	ready = f->card.ready;
 	rc = mmchal_card_read(&f->card, lba, blocks, cb.sg, cb.nsg);
 	CHECK(f, f->requests == 0u);
-	if (f->cd_absent || (f->removed_seen && !f->removal_unsure))
+	/* no identified card (a failed init again) is as good as none */
+	if (f->cd_absent || !ready || (f->removed_seen && !f->removal_unsure))
 		CHECK(f, rc == MMCHAL_ENOMEDIUM);
 	else if (!memory_card(f))
 		CHECK(f, rc == MMCHAL_ENOTSUP || (rc == MMCHAL_ENOMEDIUM && f->removal_unsure));
