@@ -238,10 +238,17 @@ int mmchal_card_setup(struct mmchal_card *card, const struct mmchal_card_cfg *cf
  * @retval MMCHAL_ETIMEDOUT  a command was not answered (no card answered any
  *                           identification command, or one step failed)
  * @retval MMCHAL_EIO        a CRC error on the bus
- * @retval MMCHAL_EPROTO     a malformed answer (CMD8 echo, EXT_CSD mismatch)
+ * @retval MMCHAL_EPROTO     a malformed answer (CMD8 echo, EXT_CSD mismatch, a
+ *                           byte-addressed card claiming more than 4 GiB)
  * @retval MMCHAL_ENOTSUP    the card needs something the host lacks
+ * @retval MMCHAL_EILSEQ     the card's status (R1, R5) reported an illegal command or a
+ *                           refused switch, or CMD55 was not taken as an APP_CMD
+ * @retval MMCHAL_ERANGE     the card's status reported an argument out of range or a
+ *                           misaligned address (R1 OUT_OF_RANGE / ADDRESS_ERROR, R5
+ *                           OUT_OF_RANGE)
+ * @retval MMCHAL_EROFS      the card's status reported a write-protection violation
  * @return or another negative ::mmchal_err from the host; ::mmchal_card::err
- *         names the command.
+ *         names the command and, for the status errors, holds the status.
  */
 int mmchal_card_init(struct mmchal_card *card);
 

@@ -314,8 +314,9 @@ int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 
 		if (b == MMCHAL_ENOTSUP)
 			break;
+		/* a host op failed: recorded as no command's, like set_ios */
 		if (b < 0)
-			return mmchal_card_note_err_(card, b);
+			return mmchal_card_refuse_(card, mmchal_card_note_err_(card, b));
 		if (b == 0)
 			return 0;
 		mmchal_card_delay_(card, BUSY_POLL_US);

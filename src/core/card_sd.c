@@ -73,6 +73,12 @@ static int sd_select(struct mmchal_card *card)
 	if (err)
 		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
+	/* without CCS every command carries a 32-bit byte address, which reaches
+	   4 GiB (the most a v1 CSD describes); a v2 CSD claiming more on such a
+	   card is inconsistent, and blocks past 4 GiB would wrap onto the start */
+	if (!card->info.block_addr &&
+	    card->info.sectors > ((uint64_t)UINT32_MAX + 1u) / MMCHAL_CARD_BLKSZ)
+		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_CSD, rca_arg);
 	card->info.erase_unit = 1;
 
 	/* CMD7: SELECT_CARD, stand-by -> transfer */

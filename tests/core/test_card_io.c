@@ -681,6 +681,25 @@ static void test_erase_busy_and_waits(void **state)
 	assert_int_equal(fake_count(&fk, 13), 2);
 }
 
+/* Found by fuzz_card: a card_busy error while CMD38 (R1b) programs was
+   returned by mmchal_card_erase() but left no failure record (err.err 0). */
+static void test_busy_error_is_recorded(void **state)
+{
+	struct mmchal_sg sg = sg_at(0, 512);
+
+	(void)state;
+	start(FAKE_SDHC);
+	fk.busy_err = MMCHAL_EIO;
+	assert_int_equal(mmchal_card_erase(&card, 0, 1, MMCHAL_CARD_ERASE), MMCHAL_EIO);
+	assert_int_equal(card.err.err, MMCHAL_EIO);
+	/* card_busy is a host op: the failure is no command's */
+	assert_int_equal(card.err.opcode, MMCHAL_CARD_NO_CMD);
+	/* the record is cleared again by the next call */
+	fk.busy_err = 0;
+	assert_int_equal(mmchal_card_read(&card, 0, 1, &sg, 1), 0);
+	assert_int_equal(card.err.err, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_recover_steps_fail),
 		cmocka_unit_test(test_fresh_request_and_status),
 		cmocka_unit_test(test_erase_busy_and_waits),
+		cmocka_unit_test(test_busy_error_is_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -315,6 +315,34 @@ static void test_write_protect_bits(void **state)
 	assert_int_equal(card.info.sectors, SECTORS);
 }
 
+/* Found by fuzz_card: a card without CCS (byte addresses) whose CSD is v2
+   claimed more than 4 GiB; init took it, and blocks from 2^23 on got
+   addresses that wrapped around 32 bits onto the start of the card. */
+static void test_byte_addressed_capacity_fits(void **state)
+{
+	(void)state;
+	/* an SDSC card (no CCS) with a v2 CSD of 8 GiB: refused */
+	start(FAKE_SDSC);
+	reg128_put(fk.csd, 126, 2, 1);
+	reg128_put(fk.csd, 48, 22, 16383);
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
+	assert_int_equal(card.err.opcode, CARD_CMD_SEND_CSD);
+	assert_false(card.ready);
+	/* exactly 4 GiB is the last that byte addresses reach */
+	start(FAKE_SDSC);
+	reg128_put(fk.csd, 126, 2, 1);
+	reg128_put(fk.csd, 48, 22, 8191);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.sectors, 1u << 23);
+	/* a v1 CSD never claims more: the largest one */
+	start(FAKE_SDSC);
+	reg128_put(fk.csd, 80, 4, 11);
+	reg128_put(fk.csd, 62, 12, 4095);
+	reg128_put(fk.csd, 47, 3, 7);
+	assert_int_equal(mmchal_card_init(&card), 0);
+	assert_int_equal(card.info.sectors, 1u << 23);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_default_speed_clock),
 		cmocka_unit_test(test_width_and_speed_choice),
 		cmocka_unit_test(test_write_protect_bits),
+		cmocka_unit_test(test_byte_addressed_capacity_fits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
