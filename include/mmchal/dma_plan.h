@@ -61,8 +61,9 @@ enum mmchal_req_check {
 	MMCHAL_REQ_VIRT_BOUNDARY, /**< an interior boundary not aligned to virt_boundary + 1 */
 	MMCHAL_REQ_SUM,           /**< entry lengths do not add up to blksz x blocks */
 	MMCHAL_REQ_SBC_NO_DATA,   /**< SET_BLOCK_COUNT (CMD23) without a data phase */
-	MMCHAL_REQ_SBC_COUNT,     /**< CMD23 block count (argument bits 15:0) 0, i.e.
-				       open-ended, or not the data's block count */
+	MMCHAL_REQ_SBC_COUNT,     /**< CMD23 block count 0, i.e. open-ended, or not
+				       the data's block count, read as argument bits
+				       15:0 (eMMC) and as the whole argument (SD) */
 	MMCHAL_REQ_STOP_NO_DATA,  /**< a STOP command without a data phase */
 	MMCHAL_REQ_CHECK_COUNT,   /**< number of values */
 };

@@ -183,9 +183,11 @@ static int check_exact(const struct mmchal_request *req, const struct mmchal_lim
 			summary_of(d, sum);
 		}
 	}
-	/* CMD23 argument bits 15:0 are the block count (JEDEC 84-B51 6.10.4,
-	 * SD Physical Layer 4.3.11); 0 would leave the transfer open-ended. */
-	if (req->sbc && (req->sbc->arg & 0xffffu) != d->blocks)
+	/* CMD23's block count: argument bits 15:0 on eMMC, whose upper bits are flags
+	 * (JEDEC 84-B51 6.10.4), the whole argument on SD (PROTOCOL.md, SD commands):
+	 * either reading must give the data's count, so that an SD request of more than
+	 * 65535 blocks passes; 0 would leave the transfer open-ended. */
+	if (req->sbc && (req->sbc->arg & 0xffffu) != d->blocks && req->sbc->arg != d->blocks)
 		return reject(info, MMCHAL_REQ_SBC_COUNT, 0);
 	if (info) {
 		info->why = MMCHAL_REQ_OK;

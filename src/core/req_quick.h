@@ -118,8 +118,9 @@ static CORE_INLINE_ bool quick_ok_as(const struct mmchal_request *req,
 	bad |= ((req->cmd->flags & (MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_BUSY)) ^
 		MMCHAL_RSP_PRESENT) |
 	       ((uint32_t)d->dir & ~1u);
+	/* the count in CMD23's bits 15:0 (eMMC) or in all 32 (SD), as the full check */
 	if (sbc)
-		bad |= (sbc->arg & 0xffffu) ^ d->blocks;
+		bad |= ((sbc->arg & 0xffffu) ^ d->blocks) && (sbc->arg ^ d->blocks);
 	/* 0 wraps to the largest value in the "- 1u" tests */
 	if (bad || d->blksz - 1u >= lim->max_blk_size || d->blocks - 1u >= lim->max_blk_count ||
 	    total > lim->max_req_size || total > UINT32_MAX || !d->sg ||

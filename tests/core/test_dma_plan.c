@@ -74,6 +74,9 @@ enum mut {
 	M_SBC_COUNT,
 	M_STOP_NO_DATA,
 	M_SBC_OK,
+	M_SBC_SD_OK,
+	M_SBC_SD_COUNT,
+	M_SBC_MMC_LOW_OK,
 	M_VIRT_OK,
 	M_NO_DATA_OK,
 };
@@ -113,9 +116,26 @@ static const struct {
 	{M_SBC_COUNT, MMCHAL_REQ_SBC_COUNT, 0},
 	{M_STOP_NO_DATA, MMCHAL_REQ_STOP_NO_DATA, 0},
 	{M_SBC_OK, MMCHAL_REQ_OK, 0},
+	{M_SBC_SD_OK, MMCHAL_REQ_OK, 0},
+	{M_SBC_SD_COUNT, MMCHAL_REQ_SBC_COUNT, 0},
+	{M_SBC_MMC_LOW_OK, MMCHAL_REQ_OK, 0},
 	{M_VIRT_OK, MMCHAL_REQ_OK, 0},
 	{M_NO_DATA_OK, MMCHAL_REQ_OK, 0},
 };
+
+/* The base request as @p blocks blocks of 4 bytes in two pieces, with CMD23, on
+   limits that allow it. */
+static void big_blocks(uint32_t blocks)
+{
+	lim.max_blk_count = UINT32_MAX;
+	lim.max_req_size = UINT64_MAX;
+	lim.max_seg_size = 1u << 20;
+	data.blksz = 4;
+	data.blocks = blocks;
+	sg[0].len = blocks * 2u;
+	sg[1].len = blocks * 2u;
+	req.sbc = &sbc;
+}
 
 static void mutate(enum mut m)
 {
@@ -218,6 +238,18 @@ static void mutate(enum mut m)
 	case M_SBC_OK:
 		req.sbc = &sbc;
 		sbc.arg = (1u << 31) | 8u;
+		break;
+	case M_SBC_SD_OK: /* SD: the whole argument is the count */
+		big_blocks(70000);
+		sbc.arg = 70000;
+		break;
+	case M_SBC_SD_COUNT: /* neither its bits 15:0 nor the whole are 70000 */
+		big_blocks(70000);
+		sbc.arg = 70001;
+		break;
+	case M_SBC_MMC_LOW_OK: /* eMMC: bits 15:0 are the count, bit 16 is none */
+		big_blocks(70000 - 65536);
+		sbc.arg = 70000;
 		break;
 	case M_VIRT_OK:
 		lim.virt_boundary = 0xfff;
