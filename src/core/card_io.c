@@ -314,7 +314,7 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		   status read; an erase is a valid discard) */
 		start_op = CARD_CMD_SD_ERASE_START;
 		end_op = CARD_CMD_SD_ERASE_END;
-		units = (blocks + SD_AU_SECTORS - 1u) / SD_AU_SECTORS;
+		unit = SD_AU_SECTORS;
 	} else {
 		start_op = CARD_CMD_MMC_ERASE_START;
 		end_op = CARD_CMD_MMC_ERASE_END;
@@ -329,8 +329,9 @@ int mmchal_card_erase(struct mmchal_card *card, uint64_t lba, uint32_t blocks,
 		} else {
 			return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
 		}
-		units = (blocks + unit - 1u) / unit;
 	}
+	/* rounded up without adding first: a count near 2^32 must not wrap */
+	units = blocks / unit + (blocks % unit != 0u);
 	busy = ERASE_BASE_MS + (uint64_t)units * ERASE_PER_UNIT_MS;
 	if (busy > UINT32_MAX - CMD_TIMEOUT_MS * 2u)
 		busy = UINT32_MAX - CMD_TIMEOUT_MS * 2u;

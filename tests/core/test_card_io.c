@@ -632,20 +632,30 @@ static uint32_t mmc_erase_busy(uint32_t blocks)
 	return fk.log_busy_ms[first(38)];
 }
 
-/* The busy time of an SD erase of @blocks at 0 (4 MiB units). */
-static uint32_t sd_erase_busy(uint32_t blocks)
+/* The busy time of an SD erase of @blocks at 0 (4 MiB units) on a card of
+   @p sectors. */
+static uint32_t sd_erase_busy_on(uint32_t blocks, uint32_t sectors)
 {
 	start(FAKE_SDHC);
-	card.info.sectors = 20000;
-	fk.sectors = 20000;
+	card.info.sectors = sectors;
+	fk.sectors = sectors;
 	fk.card_wp = true; /* CMD38 answers WP_ERASE_SKIP: nothing is erased */
 	assert_int_equal(mmchal_card_erase(&card, 0, blocks, MMCHAL_CARD_ERASE), MMCHAL_EROFS);
 	return fk.log_busy_ms[first(38)];
 }
 
+static uint32_t sd_erase_busy(uint32_t blocks)
+{
+	return sd_erase_busy_on(blocks, 20000);
+}
+
 static void test_erase_busy_and_waits(void **state)
 {
 	(void)state;
+	/* a 2 TiB SDXC card erased almost whole: 524288 units of 300 ms, the unit
+	   count not wrapped by rounding up */
+	assert_int_equal(sd_erase_busy_on(0xfffff000u, 0xffffffffu), 1000u + 524288u * 300u);
+	assert_int_equal(sd_erase_busy_on(0xffffffffu, 0xffffffffu), 1000u + 524288u * 300u);
 	assert_int_equal(sd_erase_busy(8191), 1300);
 	assert_int_equal(sd_erase_busy(8192), 1300);
 	assert_int_equal(sd_erase_busy(8193), 1600);
