@@ -25,9 +25,4 @@ echo "truncated blob: $(cat build/dev/probe-truncated.err)"
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target fuzz_dt
-mkdir -p build/fuzz/corpus-fuzz_dt
-build/fuzz/fuzz/fuzz_dt -timeout=5 -max_total_time=60 -print_final_stats=1 \
-	build/fuzz/corpus-fuzz_dt "$shared" 2>build/fuzz/fuzz_dt.log ||
-	{ tail -50 build/fuzz/fuzz_dt.log; exit 1; }
-echo "fuzz_dt:"
-grep '^stat::' build/fuzz/fuzz_dt.log
+tools/fuzz-bounded.sh fuzz_dt 60 "$shared"
