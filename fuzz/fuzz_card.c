@@ -59,6 +59,10 @@
  * fuzz_card_run() returns 0 or the line of the first broken property; the
  * libFuzzer entry aborts on a non-zero value, and tests/fuzz/test_fuzz_card.c
  * replays every file of tests/fuzz/card/ through the same function.
+ *
+ * This file holds the host ops, the checks and the driver; the answer stream
+ * and the good card of each persona (fc_answer_()) are in fuzz_card_model.c,
+ * and the state both share in fuzz_card_priv.h.
  */
 #include <setjmp.h>
 #include <stdbool.h>
@@ -73,7 +77,7 @@
 #include <mmchal/host.h>
 
 #include "fuzz_card.h"
-#include "reg128.h"
+#include "fuzz_card_priv.h"
 
 #define MAX_CALLS 200000u
 #define NOPS      5u
@@ -115,21 +119,12 @@ enum {
 #define NO_CAPS      (1u << 6)
 #define NO_LIMITS    (1u << 7)
 
-enum persona { P_SDHC, P_SDSC, P_MMC, P_SDIO, P_SDV1, P_MMC_BYTE, P_NONE, P_COUNT };
-
 /* block-call kinds of the script */
 enum { OP_READ, OP_WRITE, OP_ERASE, OP_DISCARD, OP_PAST_END, OP_BAD_ARGS, OP_PRESENT, OP_REINIT };
 
 #define GUARD      32u
 #define GUARD_BYTE 0xa5u
 #define POISON     0x5au
-#define SD_RCA     0x4d2u
-#define F0_SIZE    0x1100u
-
-/* R1 bits the nice card uses (SD Physical Layer 4.10.1) */
-#define R1_READY (1u << 8)
-#define R1_APP   (1u << 5)
-#define R1_TRAN  (4u << 9)
 
 /* -DFUZZ_CARD_TRACE: print every request and call result (debugging a finding) */
 #ifdef FUZZ_CARD_TRACE
@@ -150,111 +145,11 @@ enum { OP_READ, OP_WRITE, OP_ERASE, OP_DISCARD, OP_PAST_END, OP_BAD_ARGS, OP_PRE
 			FAIL(f); \
 	} while (0)
 
-struct callbuf {
-	uint8_t *arena; /* [G][e0][G][e1]...[G] */
-	size_t arena_len;
-	struct mmchal_sg *sg; /* exactly nsg entries */
-	uint32_t nsg;
-	uint64_t total;
-	uint8_t *snap;    /* the data bytes before the call, in list order */
-	uint8_t *written; /* per data byte: the host wrote it */
-};
-
-struct io {
-	bool write;
-	bool erase;
-	uint64_t lba;
-	uint32_t blocks;
-	struct callbuf *cb; /* NULL for calls without buffers */
-	uint64_t next_lba;  /* where the next block request must start */
-};
-
-struct fc {
-	const uint8_t *hdr; /* HDR_SIZE bytes */
-	const uint8_t *in;  /* answer stream */
-	size_t in_n;
-	uint64_t calls;
-	uint64_t now_us;
-	jmp_buf out;
-	int fail;
-
-	enum persona persona;
-	uint8_t noops;
-	struct mmchal_host_caps caps;
-	uint32_t eff_bus; /* caps.bus less bus_disable */
-	int caps_err;
-	int limits_err;
-	bool lim_sane;
-	struct mmchal_limits lim;
-	struct mmchal_host_ops ops;
-	struct mmchal_card_cfg cfg;
-	struct mmchal_card card;
-	uint8_t *regarena; /* [G][512][G] */
-	struct mmchal_sg *scratch;
-
-	/* the nice card */
-	bool app;
-	uint8_t ext_csd[512];
-	uint8_t f0[F0_SIZE];
-	uint32_t last_written;
-
-	/* per call */
-	uint32_t host_errs; /* bit -e: the host returned e */
-	uint32_t requests;
-	bool cd_absent; /* get_cd said absent (or ENOMEDIUM) in this call */
-	struct io *io;
-
-	/* since the last init */
-	bool removed_seen;   /* get_cd or a request said the card is gone */
-	bool removal_unsure; /* another op said ENOMEDIUM */
-	bool init_card_called;
-	enum mmchal_card_type init_type;
-	bool tuned;
-	bool ro_seen;
-	bool cmd16_ok;
-	bool ios_ok; /* the last set_ios succeeded */
-	struct mmchal_ios ios;
-
-	struct fuzz_card_result res;
-};
-
 /* ------------------------------------------------------------ input */
 
 static uint8_t hb(const struct fc *f, unsigned i)
 {
 	return f->hdr[i];
-}
-
-static bool ans(struct fc *f, uint8_t *v)
-{
-	if (f->in_n == 0) {
-		*v = 0;
-		return false;
-	}
-	f->in_n--;
-	*v = *f->in++;
-	return true;
-}
-
-static uint32_t ans_u(struct fc *f, unsigned n)
-{
-	uint32_t v = 0;
-	uint8_t b;
-
-	for (unsigned i = 0; i < n; i++) {
-		(void)ans(f, &b);
-		v |= (uint32_t)b << (8u * i);
-	}
-	return v;
-}
-
-static int pick_err(uint8_t b)
-{
-	static const int tab[8] = {MMCHAL_ETIMEDOUT, MMCHAL_EIO,       MMCHAL_EILSEQ,
-				   MMCHAL_ETIMEDOUT, MMCHAL_ENOMEDIUM, MMCHAL_EBUSY,
-				   MMCHAL_ECANCELED, MMCHAL_EFAULT};
-
-	return tab[b & 7u];
 }
 
 static uint32_t err_bit(int e)
@@ -288,10 +183,10 @@ static int simple_answer(struct fc *f)
 {
 	uint8_t b;
 
-	if (!ans(f, &b))
+	if (!fc_ans_(f, &b))
 		return note(f, MMCHAL_ETIMEDOUT);
 	if (b & 1u)
-		return note(f, pick_err((uint8_t)(b >> 1)));
+		return note(f, fc_pick_err_((uint8_t)(b >> 1)));
 	return 0;
 }
 
@@ -313,13 +208,13 @@ static int h_card_busy(void *ctx)
 	uint8_t b;
 
 	op_enter(f);
-	if (!ans(f, &b))
+	if (!fc_ans_(f, &b))
 		return note(f, MMCHAL_ETIMEDOUT);
 	switch (b & 3u) {
 	case 1:
 		return 1;
 	case 2:
-		return note(f, pick_err((uint8_t)(b >> 2)));
+		return note(f, fc_pick_err_((uint8_t)(b >> 2)));
 	default:
 		return 0;
 	}
@@ -332,7 +227,7 @@ static int h_get_cd(void *ctx)
 
 	op_enter(f);
 	CHECK(f, !(f->eff_bus & MMCHAL_BUS_NONREMOVABLE));
-	if (!ans(f, &b)) {
+	if (!fc_ans_(f, &b)) {
 		f->host_errs |= err_bit(MMCHAL_ETIMEDOUT);
 		return MMCHAL_ETIMEDOUT;
 	}
@@ -361,14 +256,14 @@ static int h_get_ro(void *ctx)
 	uint8_t b;
 
 	op_enter(f);
-	if (!ans(f, &b))
+	if (!fc_ans_(f, &b))
 		return note(f, MMCHAL_ETIMEDOUT);
 	switch (b & 3u) {
 	case 1:
 		f->ro_seen = true;
 		return 1;
 	case 2:
-		return note(f, pick_err((uint8_t)(b >> 2)));
+		return note(f, fc_pick_err_((uint8_t)(b >> 2)));
 	default:
 		return 0;
 	}
@@ -464,10 +359,10 @@ static int h_set_ios(void *ctx, const struct mmchal_ios *ios)
 	op_enter(f);
 	check_ios(f, ios);
 	f->ios_ok = false;
-	if (!ans(f, &b))
+	if (!fc_ans_(f, &b))
 		return note(f, MMCHAL_ETIMEDOUT);
 	if ((b & 3u) == 1u)
-		return note(f, pick_err((uint8_t)(b >> 2)));
+		return note(f, fc_pick_err_((uint8_t)(b >> 2)));
 	f->ios = *ios;
 	f->ios_ok = true;
 	return 0;
@@ -495,210 +390,9 @@ static int h_get_limits(void *ctx, struct mmchal_limits *limits)
 	return 0;
 }
 
-/* ------------------------------------------------------------ the nice card */
-
-static bool p_sd(const struct fc *f)
-{
-	return f->persona == P_SDHC || f->persona == P_SDSC || f->persona == P_SDV1;
-}
-
-static bool p_mmc(const struct fc *f)
-{
-	return f->persona == P_MMC || f->persona == P_MMC_BYTE;
-}
-
-static void nice_cid(uint32_t r[4])
-{
-	r[0] = 0x03534453u; /* MID 3, OID "SD", "S" */
-	r[1] = 0x44303130u;
-	r[2] = 0x10c0ffeeu;
-	r[3] = 0x00019300u;
-}
-
-static void nice_csd(const struct fc *f, uint32_t r[4])
-{
-	memset(r, 0, 4 * sizeof(r[0]));
-	reg128_put(r, 96, 8, 0x32); /* TRAN_SPEED 25 MHz */
-	reg128_put(r, 80, 4, 9);    /* READ_BL_LEN 512 */
-	reg128_put(r, 22, 4, 9);    /* WRITE_BL_LEN 512 */
-	switch (f->persona) {
-	case P_SDHC:
-		reg128_put(r, 126, 2, 1);
-		reg128_put(r, 84, 12, 0x5b5);
-		reg128_put(r, 48, 22, 7); /* 8 x 512 KiB: 8192 sectors */
-		break;
-	case P_SDSC:
-	case P_SDV1:
-		reg128_put(r, 84, 12, 0x5b5);
-		reg128_put(r, 62, 12, 1023); /* 1024 x 2^3 x 512: 8192 sectors */
-		reg128_put(r, 47, 3, 1);
-		break;
-	case P_MMC:
-		reg128_put(r, 126, 2, 3);
-		reg128_put(r, 122, 4, 4);
-		reg128_put(r, 84, 12, 0x8f5);
-		reg128_put(r, 62, 12, 0xfff); /* saturated: SEC_COUNT holds the size */
-		reg128_put(r, 47, 3, 7);
-		reg128_put(r, 42, 5, 15); /* erase group 16 sectors */
-		break;
-	default: /* byte-mode eMMC */
-		reg128_put(r, 126, 2, 3);
-		reg128_put(r, 122, 4, 4);
-		reg128_put(r, 84, 12, 0x8f5);
-		reg128_put(r, 62, 12, 1023);
-		reg128_put(r, 47, 3, 1);
-		reg128_put(r, 42, 5, 15);
-		break;
-	}
-}
-
-static void nice_init_regs(struct fc *f)
-{
-	static const uint8_t fn0_cis[] = {0x20, 0x04, 0xd0, 0x02, 0x29, 0x43, /* MANFID */
-					  0x22, 0x04, 0x00, 0x00, 0x02, 0x32, /* FUNCE: 512 */
-					  0xff};
-	uint8_t *e = f->ext_csd;
-	uint32_t sec = 16384;
-
-	memset(e, 0, sizeof(f->ext_csd));
-	e[192] = 8;    /* EXT_CSD_REV 5.1 */
-	e[196] = 0x57; /* HS26, HS52, DDR52, HS200, HS400 */
-	e[212] = (uint8_t)sec;
-	e[213] = (uint8_t)(sec >> 8);
-	e[248] = 10; /* GENERIC_CMD6_TIME 100 ms */
-	e[224] = 1;
-	e[231] = 0x15;
-	memset(f->f0, 0, sizeof(f->f0));
-	f->f0[0x00] = 0x43; /* SDIO 3.00, CCCR 3 */
-	f->f0[0x08] = 0x13;
-	f->f0[0x09] = 0x00; /* CIS at 0x1000 */
-	f->f0[0x0a] = 0x10;
-	f->f0[0x13] = 0x01;  /* SHS */
-	f->f0[0x109] = 0x40; /* function 1 CIS at 0x1040 */
-	f->f0[0x10a] = 0x10;
-	memcpy(&f->f0[0x1000], fn0_cis, sizeof(fn0_cis));
-	f->f0[0x1040] = 0x22; /* FUNCE of function 1: 42 bytes, max block 512 */
-	f->f0[0x1041] = 0x2a;
-	f->f0[0x1042] = 0x01;
-	f->f0[0x1042 + 13] = 0x02;
-	f->f0[0x1040 + 2 + 0x2a] = 0xff;
-}
-
-/* What a good card sends in a read data phase (register or blocks). */
-static void nice_data(struct fc *f, const struct mmchal_cmd *c, uint8_t *d, uint32_t n)
-{
-	memset(d, 0, n);
-	if (f->app && p_sd(f) && c->opcode == 51u) {
-		static const uint8_t scr[8] = {0x02, 0x35, 0x80, 0x02};
-
-		memcpy(d, scr, n < 8u ? n : 8u);
-		if (f->persona == P_SDV1 && n)
-			d[0] = 0x01;
-	} else if (f->app && p_sd(f) && c->opcode == 22u) {
-		if (n >= 4u) {
-			d[0] = (uint8_t)(f->last_written >> 24);
-			d[1] = (uint8_t)(f->last_written >> 16);
-			d[2] = (uint8_t)(f->last_written >> 8);
-			d[3] = (uint8_t)f->last_written;
-		}
-	} else if (!f->app && c->opcode == 6u && n >= 17u) {
-		d[13] = 0x03; /* functions 0 and 1 of group 1 */
-		d[16] = 0x01; /* function 1 selected */
-	} else if (!f->app && c->opcode == 8u) {
-		memcpy(d, f->ext_csd, n < 512u ? n : 512u);
-	} else if (c->opcode == 17u || c->opcode == 18u) {
-		for (uint32_t i = 0; i < n; i++)
-			d[i] = (uint8_t)((c->arg + i) * 31u >> 3);
-	}
-}
-
-/* A good card's answer to one command; 0 or MMCHAL_ETIMEDOUT (no answer). */
-static int nice_cmd(struct fc *f, struct mmchal_cmd *c, bool has_data)
-{
-	uint32_t r1 = R1_TRAN | R1_READY;
-	uint32_t op = c->opcode;
-
-	/* an empty slot: CMD0 has no response to miss, every other command times out */
-	if (f->persona == P_NONE)
-		return op == 0u ? 0 : MMCHAL_ETIMEDOUT;
-	if (f->app && p_sd(f)) {
-		r1 |= R1_APP;
-		if (op == 41u) {
-			c->resp[0] = 0x80ff8000u | (f->persona == P_SDHC ? 1u << 30 : 0u);
-			return 0;
-		}
-		c->resp[0] = r1;
-		return 0;
-	}
-	switch (op) {
-	case 0:
-		return 0;
-	case 1:
-		if (!p_mmc(f))
-			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = f->persona == P_MMC ? 0xc0ff8080u : 0x80ff8080u;
-		return 0;
-	case 2:
-		nice_cid(c->resp);
-		return 0;
-	case 3:
-		c->resp[0] = p_mmc(f) ? r1 : (SD_RCA << 16) | 0x0500u;
-		return 0;
-	case 5:
-		if (f->persona != P_SDIO)
-			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = 0x80000000u | (1u << 28) | 0x00ff8000u;
-		return 0;
-	case 6:
-		if (p_mmc(f) && !has_data && ((c->arg >> 24) & 3u) == 3u)
-			f->ext_csd[(c->arg >> 16) & 0xffu] = (uint8_t)(c->arg >> 8);
-		c->resp[0] = r1;
-		return 0;
-	case 8:
-		if (has_data) {
-			/* eMMC SEND_EXT_CSD; an SD card has no data for CMD8 */
-			if (!p_mmc(f))
-				return MMCHAL_ETIMEDOUT;
-			c->resp[0] = r1;
-			return 0;
-		}
-		if (f->persona != P_SDHC && f->persona != P_SDSC)
-			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = c->arg & 0xfffu;
-		return 0;
-	case 9:
-		nice_csd(f, c->resp);
-		return 0;
-	case 52:
-		if (f->persona != P_SDIO)
-			return MMCHAL_ETIMEDOUT;
-		{
-			uint32_t fn = (c->arg >> 28) & 7u, addr = (c->arg >> 9) & 0x1ffffu;
-			uint8_t v = 0;
-
-			if (fn == 0u && addr < F0_SIZE) {
-				if (c->arg >> 31)
-					f->f0[addr] = (uint8_t)c->arg;
-				v = f->f0[addr];
-			}
-			c->resp[0] = 0x1000u | v;
-		}
-		return 0;
-	case 55:
-		if (!p_sd(f))
-			return MMCHAL_ETIMEDOUT;
-		c->resp[0] = r1 | R1_APP;
-		return 0;
-	default:
-		c->resp[0] = r1;
-		return 0;
-	}
-}
-
 /* ------------------------------------------------------------ requests */
 
-/* Where @p..@p+len lies in the caller's list, as an offset of its data; -1 if not inside one entry. */
-static int64_t caller_pos(const struct callbuf *cb, const struct mmchal_sg *s)
+int64_t fc_caller_pos_(const struct callbuf *cb, const struct mmchal_sg *s)
 {
 	uint64_t base = 0;
 
@@ -724,11 +418,6 @@ static uint64_t addr_to_lba(const struct fc *f, uint32_t arg, bool *ok)
 		return arg;
 	*ok = *ok && (arg % MMCHAL_CARD_BLKSZ) == 0u;
 	return arg / MMCHAL_CARD_BLKSZ;
-}
-
-static bool is_block_op(uint32_t op)
-{
-	return op == 17u || op == 18u || op == 24u || op == 25u;
 }
 
 /* What the card layer sends is what it may send. */
@@ -769,7 +458,7 @@ static void check_request(struct fc *f, const struct mmchal_request *req)
 		CHECK(f, req->stop == NULL || (req->stop->opcode == 12u && d->blocks > 1u));
 		pos = (lba - io->lba) * MMCHAL_CARD_BLKSZ;
 		for (uint32_t i = 0; i < d->sg_len; i++) {
-			int64_t at = caller_pos(io->cb, &d->sg[i]);
+			int64_t at = fc_caller_pos_(io->cb, &d->sg[i]);
 
 			CHECK(f, at >= 0 && (uint64_t)at == pos);
 			pos += d->sg[i].len;
@@ -808,147 +497,6 @@ static void check_request(struct fc *f, const struct mmchal_request *req)
 			}
 		}
 		CHECK(f, ok);
-	}
-}
-
-/* The data of a read: @n bytes of @src into the request's list, each entry to its length. */
-static void put_data(struct fc *f, const struct mmchal_data *d, const uint8_t *src, uint32_t n)
-{
-	uint32_t done = 0;
-
-	for (uint32_t i = 0; i < d->sg_len && done < n; i++) {
-		uint32_t k = d->sg[i].len;
-
-		if (k > n - done)
-			k = n - done;
-		memcpy(d->sg[i].cpu, src + done, k);
-		if (f->io && f->io->cb) {
-			int64_t at = caller_pos(f->io->cb, &d->sg[i]);
-
-			if (at >= 0)
-				memset(f->io->cb->written + at, 1, k);
-		}
-		done += k;
-	}
-}
-
-/* The host reads what a write sends, every byte of every entry. */
-static uint32_t take_data(const struct mmchal_data *d)
-{
-	uint32_t sum = 0;
-
-	for (uint32_t i = 0; i < d->sg_len; i++) {
-		const uint8_t *p = d->sg[i].cpu;
-
-		for (uint32_t k = 0; k < d->sg[i].len; k++)
-			sum += p[k];
-	}
-	return sum;
-}
-
-static struct mmchal_cmd *pick_cmd(struct mmchal_request *req, uint8_t which)
-{
-	if ((which & 3u) == 0u && req->sbc)
-		return req->sbc;
-	if ((which & 3u) == 2u && req->stop)
-		return req->stop;
-	return req->cmd;
-}
-
-/* Answer @req as control byte @c says; 0 = as a good card of the persona. */
-static void answer(struct fc *f, struct mmchal_request *req, uint8_t c, uint8_t *buf)
-{
-	struct mmchal_data *d = req->data;
-	unsigned mode = c % 10u;
-	uint32_t total = d ? d->blksz * d->blocks : 0;
-	uint32_t n = total;
-	struct mmchal_cmd *fail_cmd = NULL;
-	int fail_err = 0, data_err = 0;
-	uint32_t xfered = total;
-	bool own_xfered = false;
-	int e;
-
-	if (c == 0u)
-		mode = 0;
-	if (mode == 1u) {
-		uint8_t b = (uint8_t)ans_u(f, 1);
-
-		fail_cmd = pick_cmd(req, b);
-		fail_err = pick_err((uint8_t)(b >> 2));
-	}
-	if (d && d->dir == MMCHAL_DIR_FROM_CARD)
-		nice_data(f, req->cmd, buf, total);
-	if (mode == 4u && d) {
-		uint8_t b = (uint8_t)ans_u(f, 1);
-
-		n = ans_u(f, 2) % (total + 1u);
-		data_err = pick_err(b);
-		xfered = (b & 0x80u) ? ans_u(f, 4) : n;
-		own_xfered = true;
-	}
-	if (mode == 5u && d && total) {
-		uint32_t k = ans_u(f, 1) % 16u;
-
-		for (uint32_t i = 0; i < k; i++) {
-			uint32_t off = ans_u(f, 2) % total;
-
-			buf[off] = (uint8_t)ans_u(f, 1);
-		}
-	}
-	if (mode == 6u && d) {
-		for (uint32_t i = 0; i < total; i++)
-			buf[i] = (uint8_t)ans_u(f, 1);
-	}
-
-	/* SET_BLOCK_COUNT, the command, the data phase, STOP: the first failure ends it */
-	if (req->sbc) {
-		e = fail_cmd == req->sbc ? fail_err : nice_cmd(f, req->sbc, false);
-		if (e) {
-			req->sbc->error = e;
-			return;
-		}
-	}
-	e = fail_cmd == req->cmd ? fail_err : nice_cmd(f, req->cmd, d != NULL);
-	if (e) {
-		req->cmd->error = e;
-		return;
-	}
-	if (d) {
-		if (d->dir == MMCHAL_DIR_FROM_CARD)
-			put_data(f, d, buf, n);
-		else
-			(void)take_data(d);
-		d->bytes_xfered = own_xfered ? xfered : n;
-		d->error = data_err;
-		if (!data_err && d->dir == MMCHAL_DIR_TO_CARD && is_block_op(req->cmd->opcode))
-			f->last_written = d->blocks;
-		else if (d->dir == MMCHAL_DIR_TO_CARD)
-			f->last_written = n / MMCHAL_CARD_BLKSZ;
-	}
-	if (req->stop) {
-		e = fail_cmd == req->stop ? fail_err : nice_cmd(f, req->stop, false);
-		if (e)
-			req->stop->error = e;
-	}
-	/* corrupt what the card said */
-	if (mode == 2u) {
-		struct mmchal_cmd *t = pick_cmd(req, (uint8_t)ans_u(f, 1));
-
-		for (unsigned i = 0; i < ((t->flags & MMCHAL_RSP_136) ? 4u : 1u); i++)
-			t->resp[i] = ans_u(f, 4);
-	} else if (mode == 3u) {
-		uint8_t b = (uint8_t)ans_u(f, 1);
-
-		pick_cmd(req, b)->resp[(b >> 2) & 3u] ^= ans_u(f, 4);
-	} else if (mode == 7u) {
-		/* two statements: the order of the two reads must not be the compiler's */
-		struct mmchal_cmd *t = pick_cmd(req, (uint8_t)ans_u(f, 1));
-
-		t->resp[0] = ans_u(f, 4);
-	} else if (mode == 9u) {
-		uint8_t b = (uint8_t)ans_u(f, 1);
-
-		pick_cmd(req, b)->resp[0] ^= 1u << (b >> 3);
 	}
 }
 
@@ -995,12 +543,12 @@ static int run_request(struct fc *f, struct mmchal_request *req)
 		if (!buf)
 			abort();
 	}
-	if (!ans(f, &c)) {
+	if (!fc_ans_(f, &c)) {
 		(req->sbc ? req->sbc : req->cmd)->error = MMCHAL_ETIMEDOUT;
 	} else if (c % 10u == 8u) {
 		refused = true; /* refused before anything was sent, as a host core does */
 	} else {
-		answer(f, req, c, buf);
+		fc_answer_(f, req, c, buf);
 	}
 	free(buf);
 	rc = refused ? MMCHAL_EINVAL : first_error(req);
@@ -1066,7 +614,7 @@ static void make_limits(struct fc *f)
 	memset(l, 0, sizeof(*l));
 	switch (mode & 3u) {
 	case 1:
-		f->limits_err = pick_err((uint8_t)(mode >> 2));
+		f->limits_err = fc_pick_err_((uint8_t)(mode >> 2));
 		return;
 	case 2:
 		/* anything, also what no host derives: the card layer must cope */
@@ -1110,7 +658,7 @@ static void make_host(struct fc *f)
 		      (uint32_t)hb(f, H_BUS + 2) << 16;
 	f->caps.f_max_hz = fmax[hb(f, H_FMAX) % 8u];
 	if ((hb(f, H_LIMMODE) & 0x0cu) == 0x0cu)
-		f->caps_err = pick_err((uint8_t)(hb(f, H_LIMMODE) >> 4));
+		f->caps_err = fc_pick_err_((uint8_t)(hb(f, H_LIMMODE) >> 4));
 	make_limits(f);
 	if (no & NO_LIMITS)
 		f->lim_sane = false; /* the card layer's own defaults apply */
@@ -1158,7 +706,7 @@ static void make_host(struct fc *f)
 	f->eff_bus = f->caps_err || (no & NO_CAPS) ? 0u : f->caps.bus & ~f->cfg.bus_disable;
 	if (f->caps_err || (no & NO_CAPS))
 		f->caps.f_max_hz = 0;
-	nice_init_regs(f);
+	fc_nice_init_regs_(f);
 }
 
 /* ------------------------------------------------------------ caller buffers */
@@ -1346,7 +894,7 @@ static int do_init(struct fc *f)
 	f->init_card_called = false;
 	f->tuned = f->ro_seen = f->cmd16_ok = f->ios_ok = false;
 	f->app = false;
-	nice_init_regs(f);
+	fc_nice_init_regs_(f);
 	rc = mmchal_card_init(&f->card);
 	CHECK(f, in_set(rc, B(EINVAL) | B(ENOMEDIUM) | B(ETIMEDOUT) | B(EIO) | B(EPROTO) |
 				    B(ENOTSUP) | B(EILSEQ) | B(ERANGE) | B(EROFS) | f->host_errs));
