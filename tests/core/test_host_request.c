@@ -982,6 +982,44 @@ static void test_pio_retry_split_and_no_cpu(void **state)
 	assert_int_equal(st.errors[-MMCHAL_EFAULT], 1);
 }
 
+/* A poll or interrupt call answers 1 exactly when the request completed in it:
+ * the call that restarts a faulted DMA read by PIO answers 0 (the request is
+ * running again, its done comes later), under every policy that completes in
+ * the caller's context. */
+static void test_pio_retry_is_no_completion(void **state)
+{
+	static const enum mmchal_completion_policy pols[] = {
+		MMCHAL_POLICY_IRQ_LOCKED, MMCHAL_POLICY_IRQ_SPLIT, MMCHAL_POLICY_AUTO};
+	struct mmchal_host_stats st;
+
+	(void)state;
+	for (size_t p = 0; p < sizeof(pols) / sizeof(pols[0]); p++) {
+		unsigned int calls = 0, ones = 0;
+
+		retry_host_policy(pols[p]);
+		assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+		while (ndone == 0 && calls < 64u) {
+			unsigned int before = ndone;
+			int ret = p == 0 ? mmchal_host_irq(&g.host) : mmchal_host_poll(&g.host);
+
+			if (ret == 0 && p == 0)
+				ret = mmchal_host_poll(&g.host); /* R1b busy ends by polling */
+			assert_int_equal(ret, (int)(ndone - before));
+			ones += (unsigned int)ret;
+			calls++;
+		}
+		assert_int_equal(ndone, 1);
+		assert_int_equal(ones, 1);
+		assert_int_equal(data.error, 0);
+		assert_int_equal(data.bytes_xfered, 4096);
+		stats(&st);
+		assert_int_equal(st.pio_retries, 1);
+		/* DMA try, its CMD12, the PIO retry and its CMD12 */
+		assert_int_equal(g.tb.nstart, 4);
+		assert_int_equal(g.tb.log[2].plan, MMCHAL_PLAN_PIO);
+	}
+}
+
 /* The explanation in every buffer size: truncation is reported, the text is
  * terminated inside the buffer and nothing past it is written. */
 static void test_explain_every_size(void **state)
@@ -1354,6 +1392,7 @@ int main(void)
 		cmocka_unit_test(test_busy_without_and_with_the_line),
 		cmocka_unit_test(test_auto_stop_with_busy_line),
 		cmocka_unit_test(test_pio_retry_split_and_no_cpu),
+		cmocka_unit_test(test_pio_retry_is_no_completion),
 		cmocka_unit_test(test_explain_every_size),
 		cmocka_unit_test(test_failed_blocks_done_counts_nothing),
 		cmocka_unit_test(test_sbc_and_stop_errors_without_code),
