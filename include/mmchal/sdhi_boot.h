@@ -85,9 +85,11 @@ struct mmchal_emmc_boot {
  * and EXT_CSD, selects it and sets the widest bus and the fastest timing that
  * the board (@c cfg->caps.bus, @c cfg->caps.f_max_hz) and the card allow. On
  * success the card is in the transfer state at block length 512 and
- * mmchal_emmc_boot_read() may be called. On failure @p eb is left unusable
- * (reads return ::MMCHAL_EINVAL) and the controller reset (untouched when the
- * arguments are refused or it has no internal DMAC).
+ * mmchal_emmc_boot_read() may be called. On a failure of the bring-up @p eb is
+ * left unusable (reads return ::MMCHAL_EINVAL) and the controller reset
+ * (untouched when it has no internal DMAC). Refused arguments touch nothing:
+ * neither @p eb nor the controller, so that an earlier bring-up in @p eb stays
+ * usable.
  *
  * @param[out] eb            state to fill
  * @param[in]  cfg           controller description: @c bus (mmchal_bus_check(), with

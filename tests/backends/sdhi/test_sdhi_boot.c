@@ -488,6 +488,14 @@ static void test_init_again_and_state(void **state)
 	assert_int_equal(mmchal_emmc_boot_bus_width(&b.eb), 8);
 	assert_int_equal(bx_read(&b, 33, 3), 0);
 	bx_expect(&b, 33, 3);
+	/* A third one with arguments it refuses touches nothing: the second stays
+	   usable. */
+	assert_int_equal(mmchal_emmc_boot_init(&b.eb, &b.cfg, b.scratch, b.scratch_phys + 1u),
+			 MMCHAL_EINVAL);
+	assert_int_equal(mmchal_emmc_boot_sectors(&b.eb), SECTORS);
+	assert_int_equal(mmchal_emmc_boot_bus_width(&b.eb), 8);
+	assert_int_equal(bx_read(&b, 40, 2), 0);
+	bx_expect(&b, 40, 2);
 	bx_close(&b);
 
 	/* State storage full of old bytes: a failed bring-up leaves it not ready, a
