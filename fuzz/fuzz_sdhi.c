@@ -1097,15 +1097,16 @@ static void boot_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 
 /* ------------------------------------------------------------ entry points */
 
-static int run(const uint8_t *data, size_t size, struct fuzz_sdhi_result *res)
+static int run(const uint8_t *data, size_t size, struct fuzz_sdhi_result *out)
 {
 	struct fz *z = &Z;
 	uint8_t hd[FUZZ_SDHI_HDR];
 	static struct hrun h; /* large: kept off the stack */
-	struct fuzz_sdhi_result dummy;
+	static struct fuzz_sdhi_result dummy;
+	/* live across the setjmp below: volatile, so that a longjmp cannot leave it
+	   in a register the jump restored */
+	struct fuzz_sdhi_result *volatile res = out ? out : &dummy;
 
-	if (!res)
-		res = &dummy;
 	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < FUZZ_SDHI_HDR; i++)
 		hd[i] = hdr_byte(data, size, i);
