@@ -1,4 +1,4 @@
-# step: lean library: eMMC-only read-only build without IOMMU layer, bounce pool and fast path, with and without counters (tests/lean); libraries with one SDHI backend
+# step: lean library: eMMC-only read-only build without IOMMU layer, bounce pool and fast path, with and without counters (tests/lean); libraries with one SDHI backend; a build without libfdt
 # The build options of docs/footprint.md, on the host: eMMC identification
 # and reads over the simulated board still work, writes, erases and the
 # left-out layers are refused, every request is checked and planned in full;
@@ -17,3 +17,11 @@ for backends in sdhi_idmac sdhi_sysdmac; do
 	cmake --build "$dir" -j2 >/dev/null
 	ctest --test-dir "$dir" -j2 --output-on-failure | tail -3
 done
+
+# Without libfdt (MMCHAL_WITH_LIBFDT=OFF, as on a machine that lacks it): the
+# library, its tools and its tests build and pass without the device-tree
+# front end.
+dir=build/no-libfdt
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DMMCHAL_WITH_LIBFDT=OFF -DMMCHAL_BUILD_BENCH=OFF >/dev/null
+cmake --build "$dir" -j2 >/dev/null
+ctest --test-dir "$dir" -j2 --output-on-failure | tail -3

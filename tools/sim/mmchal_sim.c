@@ -580,7 +580,6 @@ int main(int argc, char **argv)
 	struct opts o;
 	const struct setup *set = setups;
 	size_t nset = sizeof(setups) / sizeof(setups[0]);
-	static struct setup dt_setup;
 	static char dt_name[128];
 	static struct board b;
 	static struct run runs[4u * WORKLOAD_COUNT * 8u];
@@ -599,6 +598,8 @@ int main(int argc, char **argv)
 	}
 	if (o.dtb) {
 #if MMCHAL_SIM_HAS_DT
+		static struct setup dt_setup;
+
 		if (setup_from_dt(&o, &dt_setup, dt_name, sizeof(dt_name)))
 			return 1;
 		set = &dt_setup;
