@@ -13,6 +13,10 @@
  * 32-bit or 64-bit descriptors in a caller-provided descriptor table whose
  * size sets the engine's segment count.
  *
+ * By PIO, a data phase the controller ends (Transfer Complete) before every
+ * block went through the data port fails with ::MMCHAL_EIO, and only the
+ * blocks that went through count as done, whatever the block counter says.
+ *
  * SDHCI registers are 8, 16 and 32 bits wide at byte offsets; the backend uses
  * the bus accessor's 16-bit ops and raw 32-bit ops, so the bus must have
  * @c bus_shift 0. 8-bit registers are reached through their 16-bit pair.

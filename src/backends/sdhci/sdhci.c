@@ -788,8 +788,10 @@ static uint32_t live_blocks_done(const struct mmchal_sdhci *h)
 	uint32_t left = rd16(h, SDHCI_BLOCK_COUNT);
 	uint32_t done = left <= data->blocks ? data->blocks - left : 0;
 
-	if (h->pio && data->dir == MMCHAL_DIR_FROM_CARD && h->pos.blocks < done)
-		done = h->pos.blocks; /* only what reached the caller's memory */
+	/* By PIO, only what went through the port: a read block that reached the
+	   caller's memory, a written block the card could have been sent. */
+	if (h->pio && h->pos.blocks < done)
+		done = h->pos.blocks;
 	/* A written block leaves the counter before its CRC status is back: count only
 	   those followed by another one. */
 	if (data->dir == MMCHAL_DIR_TO_CARD && done)
@@ -935,6 +937,18 @@ static uint32_t service(struct mmchal_sdhci *h, uint32_t st)
 		   holds the next address) resumes it (1.13.2). */
 		if ((st & SDHCI_INT_DMA) && !h->pio && h->mode == MMCHAL_SDHCI_DMA_SDMA)
 			wr32(h, SDHCI_SDMA_ADDR, rd32(h, SDHCI_SDMA_ADDR));
+		if ((st & SDHCI_INT_XFER_DONE) && h->pio && h->pos.blocks < h->data->blocks) {
+			/* Transfer Complete comes after the last block went through the
+			   buffer (2.2.17); what the port still holds is drained first. */
+			pio_run(h);
+			if (h->pos.blocks < h->data->blocks) {
+				/* The controller ended the transfer short: the blocks the
+				   CPU never moved are lost, whatever the counter says. */
+				end_data(h, MMCHAL_EIO);
+				reset_cmd_dat(h);
+				return ev | MMCHAL_EV_DATA_ERROR;
+			}
+		}
 		if (st & SDHCI_INT_XFER_DONE) {
 			/* The Auto CMD12 response is in Response bits 127:96 (2.2.7). */
 			if (h->stop)

@@ -399,6 +399,99 @@ static void test_dma_start_state(void **state)
 	assert_int_equal(be.ops->abort(be.ctx), 0);
 }
 
+/* Transfer Complete before every block went through the data port: the blocks the
+   CPU never moved are lost, so the data phase fails with EIO and counts only the
+   blocks that moved, whatever the controller's block counter says. */
+static void test_pio_short_transfer(void **state)
+{
+	uint8_t buf[1536];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 3, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = true};
+	uint32_t done = 99;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 5u + 1u);
+
+	/* nothing moved: the counter claims all three blocks done */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.reading = false;
+	m.present &= ~(1u << 11);
+	m.blkcnt = 0;
+	m.norm = (1u << 0) | (1u << 1);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	for (unsigned int i = 0; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xee);
+
+	/* one block through the port, then Transfer Complete */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.limit = 512;
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(d.bytes_xfered, 512);
+	assert_memory_equal(buf, m.card, 512);
+	assert_int_equal(buf[512], 0xee);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 1);
+
+	/* a write ended after one block: not even that one is known to be written */
+	c.opcode = 25;
+	d.dir = MMCHAL_DIR_TO_CARD;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.limit = 512;
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+
+	/* a write that moved nothing, the counter claiming all three blocks done */
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.writing = false;
+	m.present &= ~(1u << 10);
+	m.blkcnt = 0;
+	m.norm = (1u << 0) | (1u << 1);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+}
+
+/* Transfer Complete read together with the buffer still holding data, without
+   its Buffer Read Ready bit: the backend drains the port first, and succeeds. */
+static void test_pio_drain_at_transfer_complete(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = true};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 3u + 2u);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.norm = (1u << 0) | (1u << 1); /* no Buffer Read Ready; the data is there */
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 1024);
+	assert_memory_equal(buf, m.card, sizeof(buf));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -414,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_no_response_bits),
 		cmocka_unit_test(test_adma_too_many_segments),
 		cmocka_unit_test(test_dma_start_state),
+		cmocka_unit_test(test_pio_short_transfer),
+		cmocka_unit_test(test_pio_drain_at_transfer_complete),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
