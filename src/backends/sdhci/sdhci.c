@@ -939,8 +939,10 @@ static uint32_t service(struct mmchal_sdhci *h, uint32_t st)
 			wr32(h, SDHCI_SDMA_ADDR, rd32(h, SDHCI_SDMA_ADDR));
 		if ((st & SDHCI_INT_XFER_DONE) && h->pio && h->pos.blocks < h->data->blocks) {
 			/* Transfer Complete comes after the last block went through the
-			   buffer (2.2.17); what the port still holds is drained first. */
-			pio_run(h);
+			   buffer (2.2.17). A read drains what the port still holds; a
+			   write has nothing left to send to. */
+			if (h->data->dir == MMCHAL_DIR_FROM_CARD)
+				pio_run(h);
 			if (h->pos.blocks < h->data->blocks) {
 				/* The controller ended the transfer short: the blocks the
 				   CPU never moved are lost, whatever the counter says. */

@@ -490,6 +490,17 @@ static void test_pio_drain_at_transfer_complete(void **state)
 	assert_int_equal(d.error, 0);
 	assert_int_equal(d.bytes_xfered, 1024);
 	assert_memory_equal(buf, m.card, sizeof(buf));
+
+	/* A write is not continued after Transfer Complete: nothing more goes to the
+	   port, although the buffer reads as writable. */
+	c.opcode = 25;
+	d.dir = MMCHAL_DIR_TO_CARD;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.norm = (1u << 0) | (1u << 1); /* no Buffer Write Ready */
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
+	assert_int_equal(d.error, MMCHAL_EIO);
+	assert_int_equal(d.bytes_xfered, 0);
+	assert_int_equal(m.pos, 0);
 }
 
 int main(void)
