@@ -35,7 +35,8 @@
  *  6 a DMA engine was programmed outside the caller's buffers, a malformed
  *    descriptor table, or a cache operation outside the caller's memory;
  *  7 a data request that succeeded did not move all its bytes (through the port
- *    or by the engine);
+ *    or by the engine), or its buffers do not hold, in order, the bytes that
+ *    crossed the port or the engine;
  *  8 the host refused a request as busy with nothing in flight.
  * Buffers are cache-line aligned, as DMA buffers of a non-coherent system are,
  * with guard bytes on both sides; ASan and UBSan report any access past them.
@@ -91,6 +92,7 @@
 #define PHYS_STRIDE 0x00100000ull
 #define TABLE_LOW   0x0ff00000ull
 #define NOW_STEP_NS 1000000u /* every now_ns call: 1 ms */
+#define LOG_MAX     8192u
 
 enum prop {
 	P_WINDOW = 1,
@@ -129,6 +131,10 @@ struct fz {
 	bool data;
 	uint32_t data_total, port_moved;
 	bool pio_seen, dma_seen;
+	/* what crossed the port or the engine, in transfer order (the first
+	   LOG_MAX bytes): the data a request's buffers must hold afterwards */
+	uint8_t log[LOG_MAX];
+	uint32_t logged;
 	uint64_t accesses;
 	/* buffers; region 0 is the ADMA2 descriptor table when there is one */
 	struct region reg[MAX_REGIONS];
@@ -266,8 +272,15 @@ static struct region *region_at(struct fz *z, uint64_t phys, uint64_t len)
 	return NULL;
 }
 
-/* The engine moves @p len bytes at @p phys: reads fill a pattern, writes read
-   every byte. */
+static void log_byte(struct fz *z, uint8_t b)
+{
+	if (z->logged < LOG_MAX)
+		z->log[z->logged] = b;
+	z->logged++;
+}
+
+/* The engine moves @p len bytes at @p phys: reads fill a pattern (of the offset
+   in the transfer), writes read every byte; both are logged. */
 static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 {
 	struct region *r = region_at(z, phys, len);
@@ -279,9 +292,10 @@ static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 	p = r->cpu + (phys - r->phys);
 	for (uint64_t i = 0; i < len; i++) {
 		if (to_mem)
-			p[i] = (uint8_t)(i * 13u + 7u);
+			p[i] = (uint8_t)(z->logged * 13u + 7u);
 		else
 			sink ^= p[i];
+		log_byte(z, p[i]);
 	}
 	(void)sink;
 }
@@ -354,6 +368,7 @@ static void issue(struct fz *z)
 	z->pio_seen = false;
 	z->dma_seen = false;
 	z->data_total = 0;
+	z->logged = 0;
 	if ((tm & TM_MULTI) && !(tm & TM_BLK_CNT))
 		broken(z, P_DMA, "multiple-block transfer without the block count", tm);
 	z->data_total = (uint32_t)total;
@@ -405,16 +420,23 @@ static void bus_access(struct fz *z, uint32_t off, unsigned int width, bool writ
 		       ((uint64_t)write << 40) | ((uint64_t)width << 32) | off);
 }
 
+static void log_word(struct fz *z, uint32_t v)
+{
+	for (unsigned int i = 0; i < 4; i++)
+		log_byte(z, (uint8_t)(v >> (8u * i)));
+}
+
 static uint32_t bus_read(struct fz *z, uint32_t off, unsigned int width)
 {
 	uint32_t val;
 
 	bus_access(z, off, width, false);
+	val = take(z, off, width);
 	if (off == R_BUFFER) {
 		z->pio_seen = true;
 		z->port_moved += 4;
+		log_word(z, val);
 	}
-	val = take(z, off, width);
 	if (off == R_INT_STATUS)
 		z->int_reads++;
 	tr("rd", off, width, val);
@@ -428,6 +450,7 @@ static void bus_write(struct fz *z, uint32_t off, unsigned int width, uint32_t v
 	if (off == R_BUFFER) {
 		z->pio_seen = true;
 		z->port_moved += 4;
+		log_word(z, val);
 		return;
 	}
 	for (unsigned int i = 0; i < width; i++)
@@ -591,11 +614,18 @@ static uint32_t make_sg(struct fz *z, uint8_t sel, uint32_t total, struct mmchal
 	return n;
 }
 
-static void queries(struct fz *z, struct hrun *h)
+static void queries(struct fz *z, struct hrun *h, const uint8_t *d)
 {
 	int rc;
 
 	begin_call(z);
+	rc = mmchal_host_core_ops.enable_sdio_irq(&h->host, d[1] & 1u);
+	EXPECT(z, rc, 0);
+	/* the SDHCI backend has neither a hardware reset nor tuning */
+	rc = mmchal_host_core_ops.hw_reset(&h->host);
+	EXPECT(z, rc, MMCHAL_ENOTSUP);
+	rc = mmchal_host_core_ops.execute_tuning(&h->host, 21);
+	EXPECT(z, rc, MMCHAL_ENOTSUP);
 	rc = mmchal_host_core_ops.card_busy(&h->host);
 	EXPECT(z, rc, 0, 1);
 	rc = mmchal_host_core_ops.get_cd(&h->host);
@@ -628,6 +658,29 @@ static void set_ios(struct fz *z, struct hrun *h, const uint8_t *d)
 	       MMCHAL_ETIMEDOUT);
 }
 
+/*
+ * After a data request that succeeded, its buffers hold what crossed the port or
+ * the engine, in transfer order: byte t of the transfer (block t / blksz) is at
+ * log offset t when the engine moved it, and in word-padded blocks when the port
+ * did (a block takes whole 32-bit words).
+ */
+static void data_check(struct fz *z, const struct mmchal_data *d)
+{
+	uint32_t per = z->dma_seen ? d->blksz : (d->blksz + 3u) / 4u * 4u, t = 0;
+
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		const uint8_t *b = d->sg[i].cpu;
+
+		for (uint32_t k = 0; k < d->sg[i].len; k++, t++) {
+			uint32_t at = t / d->blksz * per + t % d->blksz;
+
+			if (at < LOG_MAX && b[k] != z->log[at])
+				broken(z, P_DATA,
+				       "buffer byte differs from the bus at transfer offset", t);
+		}
+	}
+}
+
 /* The first error of a completed request, as mmchal_host_request_sync() gives it. */
 static int first_error(const struct mmchal_request *req)
 {
@@ -658,6 +711,7 @@ static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 	z->dma_seen = false;
 	z->data_total = 0;
 	z->port_moved = 0;
+	z->logged = 0;
 	cmd.busy_timeout_ms = ms_sel[d[3] & 3u];
 	switch (type) {
 	case 0: /* CMD0 GO_IDLE_STATE: no response */
@@ -724,7 +778,7 @@ static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 		set_ios(z, h, d);
 		return;
 	default: /* 8 */
-		queries(z, h);
+		queries(z, h, d);
 		return;
 	}
 	req.cmd = &cmd;
@@ -784,6 +838,7 @@ static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 			broken(z, P_DATA, "PIO success with bytes moved", z->port_moved);
 		if (data.bytes_xfered != data.blksz * data.blocks)
 			broken(z, P_DATA, "success with bytes_xfered", data.bytes_xfered);
+		data_check(z, &data);
 		if (z->dma_seen)
 			res->dma_ok++;
 		else
