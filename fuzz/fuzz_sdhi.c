@@ -33,7 +33,9 @@
  *    reader made more than 256 accesses between two delay_us calls;
  *  5 a guard byte around a buffer changed, or a write request's buffer changed;
  *  6 a DMA engine was programmed outside the caller's buffers;
- *  7 a PIO request that succeeded did not move all its bytes through the port;
+ *  7 a PIO request that succeeded did not move all its bytes through the port,
+ *    or a data request's buffers do not hold, in order, the bytes that crossed
+ *    the port or the engine;
  *  8 the host refused a request as busy with nothing in flight;
  *  9 the boot reader waited longer than its documented bounds allow.
  * ASan and UBSan report any access outside the (exactly sized) allocations.
@@ -81,6 +83,7 @@
 #define PHYS_STRIDE   0x00100000ull
 #define REG_DMA       0xe6800000ull
 #define NOW_STEP_NS   1000000u /* every now_ns call: 1 ms */
+#define LOG_MAX       8192u
 
 enum prop {
 	P_WINDOW = 1,
@@ -137,6 +140,10 @@ struct fz {
 	uint32_t port_width;
 	uint32_t data_total, port_moved;
 	bool pio_seen, dma_seen;
+	/* what crossed the port or an engine, in transfer order (the first LOG_MAX
+	   bytes): the data a request's buffers must hold afterwards */
+	uint8_t log[LOG_MAX];
+	uint32_t logged;
 	/* accounting */
 	uint64_t accesses, spin, delays, delayed_us, now;
 	bool boot;
@@ -266,8 +273,16 @@ static struct region *region_at(struct fz *z, uint64_t phys, uint64_t len)
 	return NULL;
 }
 
+static void log_bytes(struct fz *z, uint64_t v, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++, z->logged++)
+		if (z->logged < LOG_MAX)
+			z->log[z->logged] = (uint8_t)(v >> (8u * i));
+}
+
 /* A DMA engine moves @p len bytes at @p phys: reads fill (from the stream for the
-   boot scratch buffer, else a pattern), writes read every byte. */
+   boot scratch buffer, else a pattern of the offset in the transfer), writes read
+   every byte; both are logged. */
 static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 {
 	struct region *r = region_at(z, phys, len);
@@ -281,9 +296,7 @@ static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 	for (uint64_t i = 0; i < len; i++) {
 		if (!to_mem) {
 			sink ^= p[i];
-			continue;
-		}
-		if (r->scratch && i < 512u) {
+		} else if (r->scratch && i < 512u) {
 			struct fuzz_sdhi_view v;
 
 			view_of(z, &v);
@@ -291,8 +304,9 @@ static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 			v.off = (uint32_t)i;
 			p[i] = (uint8_t)take(z, 1, &v);
 		} else {
-			p[i] = (uint8_t)(i * 13u + 7u);
+			p[i] = (uint8_t)(z->logged * 13u + 7u);
 		}
+		log_bytes(z, p[i], 1);
 	}
 	(void)sink;
 }
@@ -467,6 +481,8 @@ static uint64_t bus_read(struct fz *z, uint32_t off, unsigned int width)
 	v.off = off;
 	v.width = width;
 	val = take(z, width, &v);
+	if (is_port(z, off))
+		log_bytes(z, val, width);
 	tr("rd", off, width, val);
 	return val;
 }
@@ -477,6 +493,7 @@ static void bus_write(struct fz *z, uint32_t off, unsigned int width, uint64_t v
 	bus_access(z, off, width);
 	if (is_port(z, off)) {
 		port_access(z, width);
+		log_bytes(z, val, width);
 		return;
 	}
 	if (off >= (R_TOP << z->shift)) {
@@ -528,6 +545,7 @@ static void bus_write(struct fz *z, uint32_t off, unsigned int width, uint64_t v
 		if (val & CMD_DATA) {
 			/* a data phase starts: what the port or the engine must move */
 			z->port_moved = 0;
+			z->logged = 0;
 			z->pio_seen = false;
 			z->dma_seen = false;
 			z->data_total = (uint32_t)(z->size & 0x3ffu) *
@@ -756,6 +774,29 @@ static uint32_t make_sg(struct fz *z, uint8_t sel, uint32_t total, struct mmchal
 	return n;
 }
 
+/*
+ * After a data request that succeeded, its buffers hold what crossed the port or
+ * the engine, in transfer order: byte t of the transfer (block t / blksz) is at
+ * log offset t / blksz * per + t % blksz, per being the bytes a block takes in
+ * the log (whole port words through the port, blksz by DMA).
+ */
+static void data_check(struct fz *z, const struct mmchal_data *d, uint32_t per)
+{
+	uint32_t t = 0;
+
+	for (uint32_t i = 0; i < d->sg_len; i++) {
+		const uint8_t *b = d->sg[i].cpu;
+
+		for (uint32_t k = 0; k < d->sg[i].len; k++, t++) {
+			uint32_t at = t / d->blksz * per + t % d->blksz;
+
+			if (at < LOG_MAX && b[k] != z->log[at])
+				broken(z, P_PIO,
+				       "buffer byte differs from the bus at transfer offset", t);
+		}
+	}
+}
+
 static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 			 struct fuzz_sdhi_result *res)
 {
@@ -773,6 +814,7 @@ static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 	z->pio_seen = false;
 	z->dma_seen = false;
 	z->data_total = 0;
+	z->logged = 0;
 	z->port_moved = 0;
 	cmd.busy_timeout_ms = ms_sel[d[3] & 3u];
 	switch (type) {
@@ -924,6 +966,7 @@ static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 			broken(z, P_PIO, "PIO success with bytes moved", z->port_moved);
 		if (!z->pio_seen && !z->dma_seen)
 			broken(z, P_PIO, "data success without any data moved", 0);
+		data_check(z, &data, per);
 	}
 	if (rc == 0) {
 		if (!is_data)
