@@ -80,6 +80,9 @@ static void pio_advance(void)
 		m.reading = m.writing = false;
 		if (!m.hold_xfer)
 			m.norm |= 1u << 1;
+	} else if (m.one_block && m.pos % m.blksz == 0) {
+		/* the next block is not in the buffer yet: the test raises it */
+		m.present &= ~((1u << 10) | (1u << 11));
 	}
 }
 

@@ -24,6 +24,7 @@ struct model {
 	uint16_t cmd_err; /* error bits to raise instead of command complete */
 	bool hold_xfer;   /* no transfer complete (data or busy) by itself */
 	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
+	bool one_block; /* PIO: the buffer holds one block; ready drops after each */
 	uint8_t resets[16];
 	unsigned int nresets, ncmds, sdma_writes;
 	uint32_t acked; /* every bit ever written 1 to the interrupt status */

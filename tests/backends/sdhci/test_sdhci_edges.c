@@ -503,6 +503,38 @@ static void test_pio_drain_at_transfer_complete(void **state)
 	assert_int_equal(m.pos, 0);
 }
 
+/* A buffer of one block, as real controllers have: each Buffer Read Ready moves
+   one block, and the data phase goes on until Transfer Complete. */
+static void test_pio_block_by_block(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .auto_stop = true};
+	uint32_t done = 99;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 11u + 5u);
+	m.one_block = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(m.pos, 512);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 1);
+	m.present |= 1u << 11;
+	m.norm |= 1u << 5;
+	assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 1024);
+	assert_memory_equal(buf, m.card, sizeof(buf));
+	m.one_block = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -520,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_dma_start_state),
 		cmocka_unit_test(test_pio_short_transfer),
 		cmocka_unit_test(test_pio_drain_at_transfer_complete),
+		cmocka_unit_test(test_pio_block_by_block),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
