@@ -53,6 +53,7 @@
 #include <mmchal/sdhi.h>
 #include <mmchal/sdhi_boot.h>
 
+#include "fuzz_harness.h"
 #include "fuzz_sdhi.h"
 
 /* Registers, from REFERENCE.md (logical offsets; DM_* are byte offsets). */
@@ -75,34 +76,20 @@
 #define ACCESS_MAX    1000000u
 #define BOOT_SPIN_MAX 256u
 #define MAX_REQS      6u
-#define MAX_SG        3u
-#define MAX_REGIONS   8u
-#define GUARD         64u
-#define GUARD_BYTE    0xa5u
 #define PHYS_BASE     0x10000000ull
 #define PHYS_STRIDE   0x00100000ull
 #define REG_DMA       0xe6800000ull
 #define NOW_STEP_NS   1000000u /* every now_ns call: 1 ms */
-#define LOG_MAX       8192u
 
+/* properties of this target; 2, 3, 5, 7 and 8 are fuzz_harness.h's */
 enum prop {
 	P_WINDOW = 1,
-	P_RETVAL,
-	P_DONE,
-	P_BOUND,
-	P_GUARD,
-	P_DMA,
-	P_PIO,
-	P_BUSY,
-	P_BOOT_TIME,
-};
-
-struct region {
-	uint8_t *base; /* GUARD bytes, len bytes, GUARD bytes */
-	uint8_t *cpu;
-	uint64_t phys;
-	uint32_t len;
-	bool scratch; /* boot mode: the EXT_CSD buffer (filled from the stream) */
+	P_RETVAL = FH_P_RETVAL,
+	P_BOUND = 4,
+	P_DMA = 6,
+	P_PIO = FH_P_DATA,
+	P_BUSY = FH_P_BUSY,
+	P_BOOT_TIME = 9,
 };
 
 struct fchan {
@@ -116,17 +103,10 @@ struct fchan {
 };
 
 struct fz {
-	jmp_buf jb;
-	int bad;
-	/* the stream */
-	const uint8_t *p;
-	size_t n;
-	unsigned int tail;
-	bool tail_ones;
+	struct fuzz_h f; /* the stream, buffers (fh_region::scratch: the boot reader's EXT_CSD
+			    buffer, filled from the stream), the bus log, the jump out */
 	fuzz_sdhi_oracle_fn oracle;
 	void *octx;
-	uint8_t *rec;
-	size_t rec_cap, rec_len;
 	/* the window */
 	uint32_t win;
 	uint8_t shift;
@@ -140,16 +120,9 @@ struct fz {
 	uint32_t port_width;
 	uint32_t data_total, port_moved;
 	bool pio_seen, dma_seen;
-	/* what crossed the port or an engine, in transfer order (the first LOG_MAX
-	   bytes): the data a request's buffers must hold afterwards */
-	uint8_t log[LOG_MAX];
-	uint32_t logged;
 	/* accounting */
 	uint64_t accesses, spin, delays, delayed_us, now;
 	bool boot;
-	/* buffers */
-	struct region reg[MAX_REGIONS];
-	unsigned int nreg;
 	/* SYS-DMAC channels */
 	struct fchan ch[2];
 	uint8_t ch_caps;
@@ -171,11 +144,7 @@ static void tr(const char *what, uint32_t off, unsigned int width, uint64_t val)
 
 static _Noreturn void broken(struct fz *z, int prop, const char *what, uint64_t v)
 {
-	if (!z->oracle)
-		fprintf(stderr, "fuzz_sdhi: property %d broken: %s (0x%llx)\n", prop, what,
-			(unsigned long long)v);
-	z->bad = prop;
-	longjmp(z->jb, 1);
+	fh_broken(&z->f, prop, what, v);
 }
 
 /* ------------------------------------------------------------ the stream */
@@ -187,28 +156,9 @@ static uint8_t hdr_byte(const uint8_t *h, size_t n, size_t i)
 
 static uint64_t take(struct fz *z, unsigned int nbytes, const struct fuzz_sdhi_view *v)
 {
-	uint64_t val = 0;
-
-	if (z->oracle) {
-		val = z->oracle(z->octx, v);
-		for (unsigned int i = 0; i < nbytes; i++)
-			if (z->rec_len < z->rec_cap)
-				z->rec[z->rec_len++] = (uint8_t)(val >> (8u * i));
-		return nbytes < 8 ? val & ((1ull << (8u * nbytes)) - 1u) : val;
-	}
-	if (z->n < nbytes) {
-		/* used up: the pattern, for this whole value */
-		bool ones = z->tail == 2u || (z->tail != 1u && z->tail_ones);
-
-		z->tail_ones = !z->tail_ones;
-		z->n = 0;
-		return ones ? (nbytes < 8 ? (1ull << (8u * nbytes)) - 1u : UINT64_MAX) : 0;
-	}
-	for (unsigned int i = 0; i < nbytes; i++)
-		val |= (uint64_t)z->p[i] << (8u * i);
-	z->p += nbytes;
-	z->n -= nbytes;
-	return val;
+	if (z->oracle)
+		return fh_record(&z->f, z->oracle(z->octx, v), nbytes);
+	return fh_take(&z->f, nbytes);
 }
 
 static void view_of(const struct fz *z, struct fuzz_sdhi_view *v)
@@ -225,67 +175,12 @@ static void view_of(const struct fz *z, struct fuzz_sdhi_view *v)
 
 /* ------------------------------------------------------------ buffers */
 
-static struct region *region_add(struct fz *z, uint32_t len, uint64_t phys)
-{
-	struct region *r;
-
-	if (z->nreg == MAX_REGIONS)
-		abort(); /* the harness asks for at most MAX_REGIONS */
-	r = &z->reg[z->nreg++];
-	r->base = malloc(len + 2u * GUARD);
-	if (!r->base)
-		abort();
-	memset(r->base, GUARD_BYTE, len + 2u * GUARD);
-	r->cpu = r->base + GUARD;
-	r->phys = phys;
-	r->len = len;
-	r->scratch = false;
-	return r;
-}
-
-static void regions_free(struct fz *z)
-{
-	for (unsigned int i = 0; i < z->nreg; i++)
-		free(z->reg[i].base);
-	z->nreg = 0;
-}
-
-static void guards_check(struct fz *z)
-{
-	for (unsigned int i = 0; i < z->nreg; i++) {
-		const struct region *r = &z->reg[i];
-
-		for (uint32_t k = 0; k < GUARD; k++)
-			if (r->base[k] != GUARD_BYTE || r->cpu[r->len + k] != GUARD_BYTE)
-				broken(z, P_GUARD, "guard byte changed, region", i);
-	}
-}
-
-/* The buffer holding [phys, phys + len), or NULL. */
-static struct region *region_at(struct fz *z, uint64_t phys, uint64_t len)
-{
-	for (unsigned int i = 0; i < z->nreg; i++) {
-		struct region *r = &z->reg[i];
-
-		if (phys >= r->phys && len <= r->len && phys - r->phys <= r->len - len)
-			return r;
-	}
-	return NULL;
-}
-
-static void log_bytes(struct fz *z, uint64_t v, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++, z->logged++)
-		if (z->logged < LOG_MAX)
-			z->log[z->logged] = (uint8_t)(v >> (8u * i));
-}
-
 /* A DMA engine moves @p len bytes at @p phys: reads fill (from the stream for the
    boot scratch buffer, else a pattern of the offset in the transfer), writes read
    every byte; both are logged. */
 static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 {
-	struct region *r = region_at(z, phys, len);
+	struct fh_region *r = fh_region_at(&z->f, phys, len);
 	uint8_t *p;
 	volatile uint8_t sink = 0;
 
@@ -304,9 +199,9 @@ static void dma_move(struct fz *z, uint64_t phys, uint64_t len, bool to_mem)
 			v.off = (uint32_t)i;
 			p[i] = (uint8_t)take(z, 1, &v);
 		} else {
-			p[i] = (uint8_t)(z->logged * 13u + 7u);
+			p[i] = (uint8_t)(z->f.logged * 13u + 7u);
 		}
-		log_bytes(z, p[i], 1);
+		fh_log(&z->f, p[i], 1);
 	}
 	(void)sink;
 }
@@ -359,7 +254,7 @@ static int ch_prepare(void *ctx, const struct mmchal_dma_xfer *x)
 	    (x->dev_width != 2 && x->dev_width != 4 && x->dev_width != 8))
 		broken(z, P_DMA, "SYS-DMAC device port wrong", x->dev_addr);
 	for (uint32_t i = 0; i < x->nsegs; i++) {
-		if (!region_at(z, x->segs[i].addr, x->segs[i].len) || x->segs[i].len == 0)
+		if (!fh_region_at(&z->f, x->segs[i].addr, x->segs[i].len) || x->segs[i].len == 0)
 			broken(z, P_DMA, "SYS-DMAC segment outside the buffers", x->segs[i].addr);
 		c->segs[i] = x->segs[i];
 	}
@@ -482,7 +377,7 @@ static uint64_t bus_read(struct fz *z, uint32_t off, unsigned int width)
 	v.width = width;
 	val = take(z, width, &v);
 	if (is_port(z, off))
-		log_bytes(z, val, width);
+		fh_log(&z->f, val, width);
 	tr("rd", off, width, val);
 	return val;
 }
@@ -493,7 +388,7 @@ static void bus_write(struct fz *z, uint32_t off, unsigned int width, uint64_t v
 	bus_access(z, off, width);
 	if (is_port(z, off)) {
 		port_access(z, width);
-		log_bytes(z, val, width);
+		fh_log(&z->f, val, width);
 		return;
 	}
 	if (off >= (R_TOP << z->shift)) {
@@ -545,7 +440,7 @@ static void bus_write(struct fz *z, uint32_t off, unsigned int width, uint64_t v
 		if (val & CMD_DATA) {
 			/* a data phase starts: what the port or the engine must move */
 			z->port_moved = 0;
-			z->logged = 0;
+			z->f.logged = 0;
 			z->pio_seen = false;
 			z->dma_seen = false;
 			z->data_total = (uint32_t)(z->size & 0x3ffu) *
@@ -638,9 +533,9 @@ static void p_inval(void *ctx, void *addr, size_t len)
 	struct fz *z = ctx;
 
 	/* the boot reader invalidates exactly a buffer it was given */
-	for (unsigned int i = 0; i < z->nreg; i++)
-		if (addr >= (void *)z->reg[i].cpu &&
-		    (uint8_t *)addr + len <= z->reg[i].cpu + z->reg[i].len)
+	for (unsigned int i = 0; i < z->f.nreg; i++)
+		if (addr >= (void *)z->f.reg[i].cpu &&
+		    (uint8_t *)addr + len <= z->f.reg[i].cpu + z->f.reg[i].len)
 			return;
 	broken(z, P_DMA, "cache invalidate outside the buffers, len", len);
 }
@@ -703,24 +598,6 @@ static void begin_call(struct fz *z)
 	z->spin = 0;
 }
 
-static bool one_of(int rc, const int *ok, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (rc == ok[i])
-			return true;
-	return false;
-}
-
-#define STR_(x)  #x
-#define LINE_(x) STR_(x)
-#define EXPECT(z, rc, ...)                                                                        \
-	do {                                                                                      \
-		static const int ok_[] = {__VA_ARGS__};                                           \
-		if (!one_of((rc), ok_, sizeof(ok_) / sizeof(ok_[0])))                             \
-			broken((z), P_RETVAL, "undocumented return value, line " LINE_(__LINE__), \
-			       (uint64_t)(rc));                                                   \
-	} while (0)
-
 /* ------------------------------------------------------------ mode 1: host core */
 
 struct hrun {
@@ -735,248 +612,92 @@ struct hrun {
 	bool live;
 };
 
-static unsigned int done_calls;
-
-static void on_done(struct mmchal_request *r)
+static void set_ios(struct fz *z, struct hrun *h, const uint8_t *d)
 {
-	(void)r;
-	done_calls++;
+	struct mmchal_ios ios;
+	int rc;
+
+	fh_ios_build(d, &ios);
+	begin_call(z);
+	rc = mmchal_host_core_ops.set_ios(&h->host, &ios);
+	FH_EXPECT(&z->f, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP, MMCHAL_ERANGE);
 }
 
-static const uint32_t ms_sel[4] = {0, 1, 5, 50};
-
-/* The request's buffers: up to MAX_SG entries, each its own guarded allocation. */
-static uint32_t make_sg(struct fz *z, uint8_t sel, uint32_t total, struct mmchal_sg *sg)
+static void queries(struct fz *z, struct hrun *h)
 {
-	static const uint32_t offs[4] = {0, 128, 2, 1};
-	uint32_t n = 1u + (sel % MAX_SG), left = total, i;
+	int rc;
 
-	if (n > total)
-		n = total;
-	for (i = 0; i < n; i++) {
-		uint32_t len = i + 1u == n ? left : (sel & 0x40u) ? total / n : 512u;
-		struct region *r;
-
-		if (len > left - (n - 1u - i))
-			len = left - (n - 1u - i);
-		if (len == 0)
-			len = 1;
-		r = region_add(z, len,
-			       PHYS_BASE + PHYS_STRIDE * z->nreg +
-				       (i == 0 ? offs[(sel >> 2) & 3u] : 0));
-		for (uint32_t k = 0; k < len; k++)
-			r->cpu[k] = (uint8_t)(k ^ 0x5au);
-		sg[i].cpu = r->cpu;
-		sg[i].phys = r->phys;
-		sg[i].len = len;
-		left -= len;
-	}
-	return n;
+	begin_call(z);
+	rc = mmchal_host_core_ops.card_busy(&h->host);
+	FH_EXPECT(&z->f, rc, 0, 1);
+	rc = mmchal_host_core_ops.get_cd(&h->host);
+	FH_EXPECT(&z->f, rc, 0, 1);
+	rc = mmchal_host_core_ops.get_ro(&h->host);
+	FH_EXPECT(&z->f, rc, 0, 1);
 }
 
-/*
- * After a data request that succeeded, its buffers hold what crossed the port or
- * the engine, in transfer order: byte t of the transfer (block t / blksz) is at
- * log offset t / blksz * per + t % blksz, per being the bytes a block takes in
- * the log (whole port words through the port, blksz by DMA).
- */
-static void data_check(struct fz *z, const struct mmchal_data *d, uint32_t per)
-{
-	uint32_t t = 0;
-
-	for (uint32_t i = 0; i < d->sg_len; i++) {
-		const uint8_t *b = d->sg[i].cpu;
-
-		for (uint32_t k = 0; k < d->sg[i].len; k++, t++) {
-			uint32_t at = t / d->blksz * per + t % d->blksz;
-
-			if (at < LOG_MAX && b[k] != z->log[at])
-				broken(z, P_PIO,
-				       "buffer byte differs from the bus at transfer offset", t);
-		}
-	}
-}
+/* Beyond the host core's own errors: the backend's start error (no card, an
+   engine that failed); an SDHI backend never answers EBUSY itself. */
+static const int async_ok[] = {0, MMCHAL_EINVAL, MMCHAL_ENOMEM, MMCHAL_ENOMEDIUM, MMCHAL_EFAULT};
+static const int sync_ok[] = {0,
+			      MMCHAL_EINVAL,
+			      MMCHAL_ETIMEDOUT,
+			      MMCHAL_EIO,
+			      MMCHAL_ENOMEDIUM,
+			      MMCHAL_EFAULT,
+			      MMCHAL_ENOMEM};
+static const struct fh_answers answers = {
+	.async_ok = async_ok,
+	.n_async = sizeof(async_ok) / sizeof(async_ok[0]),
+	.sync_ok = sync_ok,
+	.n_sync = sizeof(sync_ok) / sizeof(sync_ok[0]),
+	.busy_is_bad = true,
+};
 
 static void host_request(struct fz *z, struct hrun *h, const uint8_t *d,
 			 struct fuzz_sdhi_result *res)
 {
-	struct mmchal_cmd cmd = {0}, stop = {0}, sbc = {0};
-	struct mmchal_data data = {0};
-	struct mmchal_request req = {0};
-	struct mmchal_sg sg[MAX_SG];
-	struct mmchal_host_stats st0, st1;
-	unsigned int type = (d[0] & 0x3fu) % 10u;
-	bool async = d[0] & 0x80u, write = false, is_data = false;
-	uint8_t copy[MAX_SG][4096];
+	static struct fh_req r; /* large: kept off the stack */
+	const struct mmchal_data *data = &r.data;
 	int rc;
 
-	done_calls = 0;
 	z->pio_seen = false;
 	z->dma_seen = false;
 	z->data_total = 0;
-	z->logged = 0;
 	z->port_moved = 0;
-	cmd.busy_timeout_ms = ms_sel[d[3] & 3u];
-	switch (type) {
-	case 0: /* CMD0 GO_IDLE_STATE: no response */
-		cmd.opcode = 0;
-		cmd.flags = MMCHAL_RSP_NONE;
-		break;
-	case 1: /* CMD13 SEND_STATUS: R1 */
-		cmd.opcode = 13;
-		cmd.arg = 1u << 16;
-		cmd.flags = MMCHAL_RSP_R1;
-		break;
-	case 2: /* CMD7 SELECT_CARD: R1b */
-		cmd.opcode = 7;
-		cmd.arg = 1u << 16;
-		cmd.flags = MMCHAL_RSP_R1B;
-		break;
-	case 3: /* CMD9 SEND_CSD: R2 */
-		cmd.opcode = 9;
-		cmd.arg = 1u << 16;
-		cmd.flags = MMCHAL_RSP_R2;
-		break;
-	case 4: /* CMD1 SEND_OP_COND: R3 */
-		cmd.opcode = 1;
-		cmd.arg = 0x40ff8080u;
-		cmd.flags = MMCHAL_RSP_R3;
-		break;
-	case 5: /* reads: CMD17 / CMD18 */
-	case 6: /* writes: CMD24 / CMD25 */
-	case 9: /* SDIO CMD53-like block of 1..512 bytes (reads and writes) */
-		is_data = true;
-		write = type == 6 || (type == 9 && (d[1] & 0x80u));
-		data.dir = write ? MMCHAL_DIR_TO_CARD : MMCHAL_DIR_FROM_CARD;
-		data.blocks = 1u + (d[1] & 7u);
-		data.blksz = type == 9 ? 1u + (((uint32_t)d[2] << 1 | (d[1] >> 3)) & 0x1ffu) : 512u;
-		data.timeout_ns = (d[3] & 4u) ? 1000000u : 0;
-		if (type == 9) {
-			cmd.opcode = 53;
-			cmd.flags = MMCHAL_RSP_R5;
-		} else {
-			cmd.opcode = write ? (data.blocks > 1 ? 25u : 24u)
-					   : (data.blocks > 1 ? 18u : 17u);
-			cmd.flags = MMCHAL_RSP_R1;
-		}
-		cmd.arg = d[3];
-		if (data.blocks > 1 && type != 9) {
-			if (d[1] & 0x40u) {
-				sbc.opcode = 23;
-				sbc.arg = data.blocks;
-				sbc.flags = MMCHAL_RSP_R1;
-				req.sbc = &sbc;
-			} else {
-				stop.opcode = 12;
-				stop.flags = (d[1] & 0x20u) ? MMCHAL_RSP_R1 : MMCHAL_RSP_R1B;
-				req.stop = &stop;
-			}
-		}
-		data.sg_len = make_sg(z, d[2], data.blksz * data.blocks, sg);
-		data.sg = sg;
-		for (uint32_t i = 0; i < data.sg_len; i++)
-			memcpy(copy[i], sg[i].cpu, sg[i].len);
-		req.data = &data;
-		break;
-	case 7: { /* set_ios */
-		static const uint32_t hz[8] = {0,        1,         400000, 26000000,
-					       52000000, 200000000, 100000, 0xffffffffu};
-		struct mmchal_ios ios = {
-			.clock_hz = hz[d[1] & 7u],
-			.bus_width = (d[1] & 0x18u) == 0 ? MMCHAL_BUS_WIDTH_1
-				     : (d[1] & 0x10u)    ? MMCHAL_BUS_WIDTH_8
-							 : MMCHAL_BUS_WIDTH_4,
-			.timing = (enum mmchal_timing)(d[2] % 12u),
-			.power_mode = (enum mmchal_power_mode)((d[2] >> 4) % 3u),
-			.signal_voltage = (enum mmchal_signal_voltage)((d[2] >> 6) % 3u),
-		};
-
-		begin_call(z);
-		rc = mmchal_host_core_ops.set_ios(&h->host, &ios);
-		EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP, MMCHAL_ERANGE);
+	z->f.logged = 0;
+	fh_req_build(&z->f, d, PHYS_BASE, &r);
+	if (r.kind == 7) {
+		set_ios(z, h, d);
 		return;
 	}
-	default: /* 8: queries */
-		begin_call(z);
-		rc = mmchal_host_core_ops.card_busy(&h->host);
-		EXPECT(z, rc, 0, 1);
-		rc = mmchal_host_core_ops.get_cd(&h->host);
-		EXPECT(z, rc, 0, 1);
-		rc = mmchal_host_core_ops.get_ro(&h->host);
-		EXPECT(z, rc, 0, 1);
+	if (r.kind == 8) {
+		queries(z, h);
 		return;
 	}
-	req.cmd = &cmd;
-	tr("request", type, async, data.blocks * 1000u + data.blksz);
-	if (mmchal_host_stats(&h->host, &st0) != 0)
-		abort();
+	tr("request", r.kind, r.async, data->blocks * 1000u + data->blksz);
 	begin_call(z);
-	if (async) {
-		req.done = on_done;
-		rc = mmchal_host_request(&h->host, &req);
-		if (rc == MMCHAL_EBUSY)
-			broken(z, P_BUSY, "refused as busy with nothing in flight", 0);
-		/* refused, or the backend's start error (no card, an engine that failed) */
-		EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOMEM, MMCHAL_ENOMEDIUM, MMCHAL_EFAULT);
-		while (rc == 0 && done_calls == 0) {
-			int prc = mmchal_host_poll(&h->host);
-
-			EXPECT(z, prc, 0, 1);
-			if ((prc == 1) != (done_calls == 1))
-				broken(z, P_DONE, "poll's answer and the done call disagree",
-				       done_calls);
-		}
-		if (rc == 0) {
-			rc = req.sbc && req.sbc->error ? req.sbc->error
-			     : cmd.error               ? cmd.error
-			     : data.error && is_data   ? data.error
-			     : req.stop                ? stop.error
-						       : 0;
-			/* nothing more comes for a completed request */
-			(void)mmchal_host_poll(&h->host);
-		}
-	} else {
-		req.done = (d[0] & 0x40u) ? on_done : NULL;
-		rc = mmchal_host_request_sync(&h->host, &req, ms_sel[(d[3] >> 4) & 3u]);
-	}
-	if (mmchal_host_stats(&h->host, &st1) != 0)
-		abort();
-	if (rc == MMCHAL_EBUSY)
-		broken(z, P_BUSY, "a request failed as busy with nothing in flight", 0);
-	EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ETIMEDOUT, MMCHAL_EIO, MMCHAL_ENOMEDIUM,
-	       MMCHAL_EFAULT, MMCHAL_ENOMEM);
-	if (st1.requests - st0.requests > 1u ||
-	    st1.completed - st0.completed != st1.requests - st0.requests)
-		broken(z, P_DONE, "requests started and completed differ",
-		       st1.completed - st0.completed);
-	if (req.done && done_calls != st1.completed - st0.completed)
-		broken(z, P_DONE, "done calls", done_calls);
-	if (st1.rejected_busy != st0.rejected_busy)
-		broken(z, P_BUSY, "refused as busy with nothing in flight", 0);
-	guards_check(z);
-	for (uint32_t i = 0; is_data && write && i < data.sg_len; i++)
-		if (memcmp(copy[i], sg[i].cpu, sg[i].len) != 0)
-			broken(z, P_GUARD, "a write request's buffer changed, entry", i);
-	if (rc == 0 && is_data) {
+	rc = fh_req_run(&z->f, &h->host, &r, &answers);
+	if (rc == 0 && r.is_data) {
 		/* A request served through the port moved every byte of every block there
 		   (a partial last word counts whole); one served by DMA had its engine run. */
-		uint32_t w = z->pio_seen ? z->port_width : 1u, per = (data.blksz + w - 1u) / w * w;
+		uint32_t w = z->pio_seen ? z->port_width : 1u, per = (data->blksz + w - 1u) / w * w;
 
-		if (z->pio_seen && z->port_moved != per * data.blocks)
+		if (z->pio_seen && z->port_moved != per * data->blocks)
 			broken(z, P_PIO, "PIO success with bytes moved", z->port_moved);
 		if (!z->pio_seen && !z->dma_seen)
 			broken(z, P_PIO, "data success without any data moved", 0);
-		data_check(z, &data, per);
+		fh_data_check(&z->f, data, per);
 	}
 	if (rc == 0) {
-		if (!is_data)
+		if (!r.is_data)
 			res->cmd_ok++;
-		else if (write)
+		else if (r.write)
 			res->write_ok++;
 		else
 			res->read_ok++;
 	}
-	regions_free(z);
+	fh_regions_free(&z->f, 0);
 }
 
 static void host_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *res, struct hrun *h)
@@ -1030,7 +751,7 @@ static void host_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 		rc = mmchal_sdhi_sysdmac_init(&h->sdhi, &h->cfg, &h->be);
 	else
 		rc = mmchal_sdhi_pio_init(&h->sdhi, &h->cfg, &h->be);
-	EXPECT(z, rc, 0, MMCHAL_EINVAL);
+	FH_EXPECT(&z->f, rc, 0, MMCHAL_EINVAL);
 	if (rc)
 		return;
 	h->hc.backend = &h->be;
@@ -1038,13 +759,13 @@ static void host_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 	h->hc.pio_retry = (hd[3] & 0x40u) != 0;
 	h->hc.seg_table = h->table;
 	h->hc.seg_table_len = 8;
-	h->hc.cmd_timeout_ms = ms_sel[hd[6] & 3u];
-	h->hc.data_timeout_ms = ms_sel[(hd[6] >> 2) & 3u];
-	h->hc.busy_timeout_ms = ms_sel[(hd[6] >> 4) & 3u];
+	h->hc.cmd_timeout_ms = fh_ms_sel[hd[6] & 3u];
+	h->hc.data_timeout_ms = fh_ms_sel[(hd[6] >> 2) & 3u];
+	h->hc.busy_timeout_ms = fh_ms_sel[(hd[6] >> 4) & 3u];
 	begin_call(z);
 	rc = mmchal_host_init(&h->host, &h->hc);
 	/* probe: ENOTSUP for a VERSION without the DMAC or a port too wide for it */
-	EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP);
+	FH_EXPECT(&z->f, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP);
 	if (rc)
 		return;
 	h->live = true;
@@ -1072,7 +793,7 @@ static void boot_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 	struct mmchal_sdhi_cfg cfg;
 	struct mmchal_port port;
 	struct mmchal_emmc_boot eb;
-	struct region *scratch;
+	struct fh_region *scratch;
 	unsigned int nread = hd[5] % 4u;
 	int rc;
 
@@ -1101,16 +822,16 @@ static void boot_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 		       ((hd[3] & 2u) ? MMCHAL_BUS_8_BIT : 0) |
 		       ((hd[3] & 4u) ? MMCHAL_BUS_MMC_HS : 0);
 	cfg.caps.f_max_hz = fmax[hd[4] & 7u];
-	scratch = region_add(z, MMCHAL_EMMC_BOOT_SCRATCH, PHYS_BASE);
+	scratch = fh_region_add(&z->f, MMCHAL_EMMC_BOOT_SCRATCH, PHYS_BASE);
 	scratch->scratch = true;
 	begin_call(z);
 	z->delayed_us = 0;
 	rc = mmchal_emmc_boot_init(&eb, &cfg, scratch->cpu, scratch->phys);
-	EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP, MMCHAL_ERANGE, MMCHAL_ETIMEDOUT, MMCHAL_EIO,
-	       MMCHAL_EFAULT);
+	FH_EXPECT(&z->f, rc, 0, MMCHAL_EINVAL, MMCHAL_ENOTSUP, MMCHAL_ERANGE, MMCHAL_ETIMEDOUT,
+		  MMCHAL_EIO, MMCHAL_EFAULT);
 	if (z->delayed_us > BOOT_US_MAX)
 		broken(z, P_BOOT_TIME, "boot init waited, us", z->delayed_us);
-	guards_check(z);
+	fh_guards_check(&z->f);
 	if (rc == 0)
 		res->boot_init++;
 	if (rc == 0 && mmchal_emmc_boot_bus_width(&eb) == 0)
@@ -1121,18 +842,18 @@ static void boot_mode(struct fz *z, const uint8_t *hd, struct fuzz_sdhi_result *
 		uint64_t sectors = mmchal_emmc_boot_sectors(&eb);
 		uint64_t lba = (rd[0] & 0x80u) && sectors > 0 ? sectors - (rd[0] & 0x7fu) - 1u
 							      : rd[0];
-		struct region *dst = region_add(z, blocks * 512u,
-						PHYS_BASE + PHYS_STRIDE * (i + 1u));
+		struct fh_region *dst = fh_region_add(&z->f, blocks * 512u,
+						      PHYS_BASE + PHYS_STRIDE * (i + 1u));
 
 		begin_call(z);
 		z->delayed_us = 0;
 		rc = mmchal_emmc_boot_read(&eb, lba, blocks, dst->cpu,
 					   dst->phys + ((rd[1] & 0x10u) ? 64u : 0));
-		EXPECT(z, rc, 0, MMCHAL_EINVAL, MMCHAL_ERANGE, MMCHAL_ETIMEDOUT, MMCHAL_EIO,
-		       MMCHAL_EFAULT);
+		FH_EXPECT(&z->f, rc, 0, MMCHAL_EINVAL, MMCHAL_ERANGE, MMCHAL_ETIMEDOUT, MMCHAL_EIO,
+			  MMCHAL_EFAULT);
 		if (z->delayed_us > BOOT_US_MAX)
 			broken(z, P_BOOT_TIME, "boot read waited, us", z->delayed_us);
-		guards_check(z);
+		fh_guards_check(&z->f);
 		if (rc == 0)
 			res->boot_read++;
 	}
@@ -1153,39 +874,26 @@ static int run(const uint8_t *data, size_t size, struct fuzz_sdhi_result *out)
 	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < FUZZ_SDHI_HDR; i++)
 		hd[i] = hdr_byte(data, size, i);
-	z->p = size > FUZZ_SDHI_HDR ? data + FUZZ_SDHI_HDR : NULL;
-	z->n = size > FUZZ_SDHI_HDR ? size - FUZZ_SDHI_HDR : 0;
-	z->tail = (hd[0] >> 1) & 3u;
-	z->bad = 0;
+	z->f.p = size > FUZZ_SDHI_HDR ? data + FUZZ_SDHI_HDR : NULL;
+	z->f.n = size > FUZZ_SDHI_HDR ? size - FUZZ_SDHI_HDR : 0;
+	z->f.tail = (hd[0] >> 1) & 3u;
+	z->f.bad = 0;
+	z->f.name = "fuzz_sdhi";
+	z->f.quiet = z->oracle != NULL;
 	memset(&h, 0, sizeof(h));
-	if (setjmp(z->jb) == 0) {
+	if (setjmp(z->f.jb) == 0) {
 		if (hd[0] & 1u)
 			boot_mode(z, hd, res);
 		else
 			host_mode(z, hd, res, &h);
 	}
-	regions_free(z);
-	return z->bad;
-}
-
-static void reset_fz(struct fz *z)
-{
-	fuzz_sdhi_oracle_fn fn = z->oracle;
-	void *octx = z->octx;
-	uint8_t *rec = z->rec;
-	size_t cap = z->rec_cap;
-
-	memset(z, 0, sizeof(*z));
-	z->oracle = fn;
-	z->octx = octx;
-	z->rec = rec;
-	z->rec_cap = cap;
+	fh_regions_free(&z->f, 0);
+	return z->f.bad;
 }
 
 int fuzz_sdhi_run(const uint8_t *data, size_t size, struct fuzz_sdhi_result *res)
 {
-	Z.oracle = NULL;
-	reset_fz(&Z);
+	memset(&Z, 0, sizeof(Z));
 	return run(data, size, res);
 }
 
@@ -1194,13 +902,13 @@ int fuzz_sdhi_record(const uint8_t *hdr, fuzz_sdhi_oracle_fn fn, void *ctx, uint
 {
 	int rc;
 
+	memset(&Z, 0, sizeof(Z));
 	Z.oracle = fn;
 	Z.octx = ctx;
-	Z.rec = rec;
-	Z.rec_cap = cap;
-	reset_fz(&Z);
+	Z.f.rec = rec;
+	Z.f.rec_cap = cap;
 	rc = run(hdr, FUZZ_SDHI_HDR, res);
-	*len = Z.rec_len;
+	*len = Z.f.rec_len;
 	Z.oracle = NULL;
 	return rc;
 }
