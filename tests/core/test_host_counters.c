@@ -145,6 +145,266 @@ static void test_fast_bounce_as_many_entries_as_segments(void **state)
 	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 0);
 }
 
+/* ------------------------------------------------------ IOMMU constants */
+
+/* The fake IOMMU with an aperture and a map size of the test's own. */
+static struct {
+	uint64_t start, end, max_map;
+} ap;
+
+static int ap_caps(void *ctx, struct mmchal_iommu_caps *c)
+{
+	int ret = fiommu_ops.get_caps(ctx, c);
+
+	c->aperture_start = ap.start;
+	c->aperture_end = ap.end;
+	c->max_map_size = ap.max_map;
+	return ret;
+}
+
+static struct mmchal_iommu_ops ap_ops;
+static _Alignas(16) unsigned char ap_nodes[MMCHAL_IOVA_POOL_BYTES(64)];
+
+/* setup_port() with the domain over ap_caps(), @p addr_bits wide; an engine
+ * of @p max_segs segments, coherent; merging for an eMMC card when @p merge. */
+static void ap_host(uint32_t addr_bits, uint32_t max_segs, bool merge)
+{
+	struct mmchal_iommu_domain_cfg dc = {.iommu = &g.iommu,
+					     .node_mem = ap_nodes,
+					     .node_mem_size = sizeof(ap_nodes),
+					     .addr_bits = addr_bits};
+
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	ap_ops = fiommu_ops;
+	ap_ops.get_caps = ap_caps;
+	g.iommu.ops = &ap_ops;
+	assert_int_equal(mmchal_iommu_domain_init(&g.dom, &dc), 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, max_segs, true);
+	g.tb.host.merge_capable = merge;
+	host_up();
+	if (merge)
+		assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+}
+
+/* An aperture end of 0 is the whole device range: merged mappings are
+ * proved from the host's constants, without the planner. */
+static void test_merge_fast_with_open_aperture(void **state)
+{
+	(void)state;
+	ap.start = 0;
+	ap.end = 0;
+	ap.max_map = 0;
+	ap_host(32, 1, true);
+	assert_true(g.host.pfast[MMCHAL_DIR_FROM_CARD].merge_fast);
+	assert_int_equal(g.host.pfast[MMCHAL_DIR_FROM_CARD].span_max, ~(uint64_t)0xfff);
+	make_read(16, 2);
+	expect_plan_path(MMCHAL_PLAN_IOMMU_MERGED, true, false);
+}
+
+/* A map size one byte below the aperture: whole pages below it, one page
+ * less than the aperture holds. A merged read that needs all four pages is
+ * the planner's, and not merged. */
+static void test_merge_span_of_map_size_below_aperture(void **state)
+{
+	(void)state;
+	ap.start = 0x1000;
+	ap.end = 0x4fff;
+	ap.max_map = 0x3fff;
+	ap_host(32, 1, true);
+	assert_int_equal(g.host.pfast[MMCHAL_DIR_FROM_CARD].span_max, 0x3000);
+	make_rw(MMCHAL_DIR_FROM_CARD, 28, 4);
+	req.stop = NULL;
+	sg[0] = (struct mmchal_sg){
+		.cpu = buf + 0x800, .phys = (uintptr_t)buf + 0x800, .len = 0x800};
+	for (int i = 1; i < 4; i++)
+		sg[i] = (struct mmchal_sg){.cpu = buf + 0x1000 * i,
+					   .phys = (uintptr_t)buf + 0x1000u * i,
+					   .len = 0x1000};
+	expect_planner_not(MMCHAL_PLAN_IOMMU_MERGED);
+	assert_int_equal(g.host.plan.plan, MMCHAL_PLAN_PIO);
+}
+
+/* A domain above 4 GiB and an engine of 32 address bits: the mapping is out
+ * of its reach, refused after mapping by the exact check. */
+static void test_mapping_above_engine_reach(void **state)
+{
+	(void)state;
+	ap.start = 0x100000000u;
+	ap.end = 0x1ffffffffu;
+	ap.max_map = 0;
+	ap_host(64, 4, false);
+	set_both_dirs(addr_bits, 32);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_PIO, MMCHAL_PR_MAPPED_BAD, true);
+}
+
+/* Unmerged segments as many as the engine takes, a length granule, 32
+ * address bits, the last byte the last the engine reaches: the host's one
+ * pass proves them, without the exact check. */
+static void test_mapped_fold_at_the_edges(void **state)
+{
+	const struct tb_start *l;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 2, true);
+	host_up();
+	set_both_dirs(addr_align, 512);
+	set_both_dirs(len_granule, 512);
+	set_both_dirs(addr_bits, 32);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
+	l = &g.tb.log[g.tb.nstart - 1];
+	assert_int_equal(l->nsegs, 2);
+	assert_int_equal(g.tb.cur.segs[0].addr + 4095u, 0xffffffffu);
+}
+
+/* No alignment, granule or boundary (dev_any) and a top-4-GiB domain: as
+ * many unmerged segments as the engine takes need no further check. */
+static void test_dev_any_as_many_segments_as_the_engine(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU | USE_IOMMU_TOP);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 2, true);
+	host_up();
+	assert_true(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
+	assert_true(g.tb.log[g.tb.nstart - 1].seg0.addr >= 0xffffffff00000000u);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 2);
+}
+
+/* A merged segment in the top 4 GiB with an alignment to meet: the host's
+ * one-segment proof takes it (it does not wrap), without the exact check. */
+static void test_merged_segment_in_the_top_proved(void **state)
+{
+	(void)state;
+	merging_host(USE_IOMMU | USE_IOMMU_TOP, 4);
+	set_both_dirs(addr_align, 512);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(16, 2);
+	expect_mapped_by(MMCHAL_PLAN_IOMMU_MERGED, MMCHAL_PR_MERGED, false);
+	assert_true(g.tb.log[g.tb.nstart - 1].seg0.addr >= 0xffffffff00000000u);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 1);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].seg0.len, 8192);
+}
+
+/* Segments of 4095 and 1 bytes on an engine of 4095-byte segments with a
+ * boundary (no dev_any): the lengths' OR (4094) is below the segment size,
+ * which one pass proves. */
+static void test_mapped_fold_odd_segment_size(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	dirs_set(1, 4095, 0xffff, 4);
+	assert_false(g.host.pfast[MMCHAL_DIR_FROM_CARD].dev_any);
+	make_read(8, 2);
+	sg[0].len = 4095;
+	sg[1].len = 1;
+	expect_mapped_by(MMCHAL_PLAN_DIRECT, MMCHAL_PR_DIRECT_IOMMU, false);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 2);
+}
+
+/* A merged segment longer than the engine's segments is refused after
+ * mapping, whatever the rest of the caller's segment table holds (here a
+ * short second entry). */
+static void test_merged_too_long_with_table_garbage(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	merging_host(USE_IOMMU, 4);
+	g.table[1] = (struct mmchal_dma_seg){.addr = 0x2000, .len = 2048};
+	set_both_dirs(max_seg_size, 4096);
+	make_pages(16, 2, 4096);
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[0].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(g.tb.log[0].nsegs, 0);
+	stats(&st);
+	assert_int_equal(st.map_fallbacks, 1);
+	assert_int_equal(st.reason[MMCHAL_PLAN_PIO][MMCHAL_PR_MAPPED_BAD], 1);
+	assert_int_equal(g.fi.pages, 0);
+}
+
+/* A mapping the engine cannot take, of a list without the CPU addresses a
+ * fallback needs: the request fails with EINVAL, nothing starts, nothing
+ * stays mapped. */
+static void test_mapped_bad_without_cpu_fails(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_IOMMU);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	set_both_dirs(addr_align, 512);
+	set_both_dirs(seg_boundary, 0x7ff);
+	make_read(16, 2);
+	sg[1].cpu = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	assert_int_equal(g.tb.nstart, 0);
+	assert_int_equal(g.fi.pages, 0);
+	assert_int_equal(ndone, 0);
+	stats(&st);
+	assert_int_equal(st.requests, 0);
+	/* the host is free again */
+	sg[1].cpu = buf + 4096;
+	set_both_dirs(seg_boundary, 0);
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(ndone, 1);
+}
+
+/* ------------------------------------------------------ bounce alignment */
+
+/* Bounce a read of @p blocks from buf + 256 (off the engine's 512-byte
+ * alignment); the DMA address of the bounce region. */
+static mmchal_dma_addr_t bounce_read_at(uint32_t blocks)
+{
+	make_read(blocks, 1);
+	sg[0].cpu = buf + 256;
+	sg[0].phys += 256;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].plan, MMCHAL_PLAN_BOUNCED);
+	assert_int_equal(g.host.plan.reason, MMCHAL_PR_ALIGN);
+	assert_int_equal(g.tb.log[g.tb.nstart - 1].nsegs, 1);
+	return g.tb.log[g.tb.nstart - 1].seg0.addr;
+}
+
+/* The pool hands out slots from a cursor on. Without a boundary a bounce
+ * region is aligned to the engine's alignment only: after one 2 KiB slot
+ * the next 4 KiB start in the slot after it. With a 64 KiB boundary it is
+ * aligned to its own size rounded up to a power of two, 4 KiB for 4 KiB,
+ * not more: the first 4 KiB-aligned slot from the cursor on. */
+static void test_bounce_region_alignment(void **state)
+{
+	uintptr_t p = (uintptr_t)pool;
+	uint32_t skip;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	dirs_set(512, 65536, 0, 4);
+	assert_int_equal(bounce_read_at(4), p);
+	assert_int_equal(bounce_read_at(8), p + 2048u);
+	/* the cursor is now 3 slots on; put it where the next 4 KiB-aligned
+	 * slot is an odd multiple of 4 KiB (so no 8 KiB alignment holds it) */
+	setup_port(&rec_ops_coherent, USE_BOUNCE);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	dirs_set(512, 65536, 0, 4);
+	skip = (p & 4096u) == 0 ? 4 : 12; /* 1 or 3 slots */
+	assert_int_equal(bounce_read_at(skip), p);
+	dirs_set(512, 65536, 0xffff, 4);
+	assert_int_equal(bounce_read_at(8), (p & 4096u) == 0 ? p + 4096u : p + 8192u);
+	assert_int_equal(bounce_read_at(8) & 4095u, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +413,16 @@ int main(void)
 		cmocka_unit_test(test_no_pool_no_fast_bounce),
 		cmocka_unit_test(test_bounce_max_is_the_segment_size),
 		cmocka_unit_test(test_fast_bounce_as_many_entries_as_segments),
+		cmocka_unit_test(test_merge_fast_with_open_aperture),
+		cmocka_unit_test(test_merge_span_of_map_size_below_aperture),
+		cmocka_unit_test(test_mapping_above_engine_reach),
+		cmocka_unit_test(test_mapped_fold_at_the_edges),
+		cmocka_unit_test(test_dev_any_as_many_segments_as_the_engine),
+		cmocka_unit_test(test_merged_segment_in_the_top_proved),
+		cmocka_unit_test(test_bounce_region_alignment),
+		cmocka_unit_test(test_mapped_fold_odd_segment_size),
+		cmocka_unit_test(test_merged_too_long_with_table_garbage),
+		cmocka_unit_test(test_mapped_bad_without_cpu_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
