@@ -405,6 +405,278 @@ static void test_bounce_region_alignment(void **state)
 	assert_int_equal(bounce_read_at(8) & 4095u, 0);
 }
 
+/* ------------------------------------------------------------ PIO retry */
+
+/* The PIO retry of an open-ended read on a controller that sends CMD12 by
+ * itself keeps that: 18 (DMA, fault), 12 (after the failed data phase), 18
+ * (PIO, auto CMD12), and no fourth command. */
+static void test_pio_retry_keeps_auto_stop(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 8, true);
+	g.tb.host.bus |= MMCHAL_BUS_AUTO_CMD12 | MMCHAL_BUS_HW_BUSY;
+	g.tb.identity = true;
+	g.cfg.pio_retry = true;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	g.tb.fail_op = 18;
+	g.tb.fail_ev = MMCHAL_EV_DATA_ERROR;
+	g.tb.fail_err = MMCHAL_EFAULT;
+	g.tb.fail_once = true;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), 0);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.tb.nstart, 3);
+	assert_int_equal(g.tb.log[0].opcode, 18);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	assert_int_equal(g.tb.log[2].opcode, 18);
+	assert_int_equal(g.tb.log[2].plan, MMCHAL_PLAN_PIO);
+	assert_true(g.tb.cur.auto_stop);
+	assert_ptr_equal(g.tb.cur.stop, &stop);
+	assert_int_equal(data.bytes_xfered, 4096);
+	check_read_bytes(4096);
+}
+
+/* Run the host until the request is done, by interrupts. */
+static void irq_until_done(unsigned want)
+{
+	for (int i = 0; i < 16 && ndone != want; i++) {
+		(void)mmchal_host_irq(&g.host);
+		(void)mmchal_host_poll(&g.host);
+	}
+	assert_int_equal(ndone, want);
+}
+
+/* A DMA fault whose CMD12 fails as well: the PIO retry starts the request
+ * afresh, and its result is the retry's, without the old CMD12 error. */
+static void test_pio_retry_clears_the_stop_error(void **state)
+{
+	(void)state;
+	retry_host();
+	g.tb.fail_op = 64;
+	g.tb.auto_complete = false;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	data.error = MMCHAL_EFAULT;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* CMD12 on the line */
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	stop.error = MMCHAL_EIO;
+	g.tb.pending = MMCHAL_EV_CMD_ERROR;
+	g.tb.auto_complete = true;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* restarted by PIO */
+	assert_int_equal(g.tb.log[2].opcode, 18);
+	assert_int_equal(g.tb.log[2].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(stop.error, 0);
+	irq_until_done(1);
+	assert_int_equal(g.tb.nstart, 4);
+	assert_int_equal(g.tb.log[3].opcode, 12);
+	assert_int_equal(stop.error, 0);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	check_read_bytes(4096);
+}
+
+/* The PIO retry starts every command afresh (issue(): each command's error
+ * is cleared when the request is restarted): codes a backend left in CMD23
+ * and the command of the DMA attempt, which it answered with CMD_DONE, are
+ * not the retry's result. */
+static void test_pio_retry_starts_afresh(void **state)
+{
+	(void)state;
+	retry_host();
+	g.tb.fail_op = 64;
+	g.tb.auto_complete = false;
+	req.sbc = &sbc;
+	req.stop = NULL;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	sbc.error = MMCHAL_EILSEQ;
+	g.tb.pending = MMCHAL_EV_CMD_DONE;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* the command on the line */
+	assert_int_equal(g.tb.log[1].opcode, 18);
+	cmd.error = MMCHAL_EILSEQ;
+	data.error = MMCHAL_EFAULT;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR;
+	g.tb.auto_complete = true;
+	assert_int_equal(mmchal_host_irq(&g.host), 0); /* restarted by PIO */
+	assert_int_equal(g.tb.log[2].opcode, 23);
+	irq_until_done(1);
+	assert_int_equal(g.tb.nstart, 4);
+	assert_int_equal(g.tb.log[3].opcode, 18);
+	assert_int_equal(g.tb.log[3].plan, MMCHAL_PLAN_PIO);
+	assert_int_equal(sbc.error, 0);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+}
+
+/* The backend refuses the start of the PIO retry: the request ends with
+ * that error, and the lock is taken and dropped in pairs, also under
+ * IRQ_LOCKED, where the completion keeps it. */
+static void test_pio_retry_refused_locks_in_pairs(void **state)
+{
+	static const enum mmchal_completion_policy pols[] = {MMCHAL_POLICY_IRQ_SPLIT,
+							     MMCHAL_POLICY_IRQ_LOCKED};
+	struct mmchal_host_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+		retry_host_policy(pols[i]);
+		assert_int_equal(g.host.limits.policy, pols[i]);
+		g.tb.start_err_op = 18;
+		g.tb.start_err = MMCHAL_EIO;
+		g.tb.start_err_after = 1;
+		assert_int_equal(mmchal_host_request_sync(&g.host, &req, 100), MMCHAL_EIO);
+		assert_int_equal(cmd.error, MMCHAL_EIO);
+		assert_int_equal(ndone, 1);
+		assert_int_equal(g.rp.depth, 0);
+		assert_false(g.rp.bad_nesting);
+		assert_false(g.tb.locked_seen_unlocked);
+		stats(&st);
+		assert_int_equal(st.pio_retries, 1);
+		assert_int_equal(st.completed, 1);
+		assert_int_equal(st.errors[-MMCHAL_EIO], 1);
+	}
+}
+
+/* ---------------------------------------------------------------- abort */
+
+static int abort_rc;
+
+/* Another context's abort, the first time the host lock is released (the
+ * request has claimed the host and is being checked: PREP). */
+static void abort_while_prep(struct rec_port *rp)
+{
+	rp->on_unlock = NULL;
+	abort_rc = mmchal_host_abort(&g.host);
+}
+
+/* Abort of no running request: ENOENT when idle, EBUSY while a request is
+ * being prepared, EALREADY once it is decided (DONE, its deferred work not
+ * run yet), each changing nothing and leaving the lock as it was. */
+static void test_abort_of_no_running_request(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_full, 0);
+	g.cfg.policy.override = MMCHAL_POLICY_DEFERRED;
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	assert_int_equal(mmchal_host_abort(&g.host), MMCHAL_ENOENT);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+	/* PREP */
+	abort_rc = 1;
+	g.tb.auto_complete = false;
+	g.rp.on_unlock = abort_while_prep;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(abort_rc, MMCHAL_EBUSY);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+	assert_int_equal(mmchal_host_abort(&g.host), 0);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(cmd.error, MMCHAL_ECANCELED);
+	/* DONE, the completion handed to the deferred work */
+	g.tb.auto_complete = true;
+	req.stop = NULL;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 1);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(mmchal_host_abort(&g.host), MMCHAL_EALREADY);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+	rec_run_work(&g.rp);
+	assert_int_equal(ndone, 2);
+	assert_int_equal(cmd.error, 0);
+	assert_int_equal(data.error, 0);
+	assert_int_equal(data.bytes_xfered, 4096);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+}
+
+/* An abort after a DMA fault, while its CMD12 is on the line, ends the
+ * request: no PIO retry follows. */
+static void test_abort_cancels_the_pio_retry(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	retry_host();
+	g.tb.fail_op = 64;
+	g.tb.auto_complete = false;
+	assert_int_equal(mmchal_host_request(&g.host, &req), 0);
+	data.error = MMCHAL_EFAULT;
+	g.tb.pending = MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR;
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(g.tb.nstart, 2); /* CMD12 */
+	assert_int_equal(mmchal_host_abort(&g.host), 0);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(stop.error, MMCHAL_ECANCELED);
+	assert_int_equal(data.error, MMCHAL_EFAULT);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 0);
+	assert_int_equal(st.aborts, 1);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+}
+
+/* Once the first command has started, the backend completes nothing more. */
+static void stall_after_first_start(struct rec_port *rp)
+{
+	if (g.tb.nstart >= 1) {
+		g.tb.auto_complete = false;
+		rp->on_unlock = NULL;
+	}
+}
+
+/* request_sync()'s own timeout after a DMA fault, while its CMD12 is on the
+ * line, ends the request as well: no PIO retry follows. */
+static void test_sync_timeout_cancels_the_pio_retry(void **state)
+{
+	struct mmchal_host_stats st;
+
+	(void)state;
+	retry_host();
+	g.rp.step_ns = 100000; /* 0.1 ms per clock read */
+	g.rp.on_unlock = stall_after_first_start;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &req, 1), MMCHAL_EFAULT);
+	assert_int_equal(ndone, 1);
+	assert_int_equal(g.tb.nstart, 2);
+	assert_int_equal(g.tb.log[1].opcode, 12);
+	assert_int_equal(stop.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(data.error, MMCHAL_EFAULT);
+	stats(&st);
+	assert_int_equal(st.pio_retries, 0);
+	assert_int_equal(st.timeouts, 1);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+}
+
+/* An invalid request is counted under the lock, taken and dropped once. */
+static void test_invalid_counted_under_the_lock(void **state)
+{
+	struct mmchal_host_stats st;
+	uint32_t before;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	host_up();
+	make_rw(MMCHAL_DIR_FROM_CARD, 8, 2);
+	data.blocks = 0;
+	before = g.rp.nlock;
+	assert_int_equal(mmchal_host_request(&g.host, &req), MMCHAL_EINVAL);
+	/* claim, give back, count */
+	assert_int_equal(g.rp.nlock - before, 3);
+	assert_int_equal(g.rp.depth, 0);
+	assert_false(g.rp.bad_nesting);
+	stats(&st);
+	assert_int_equal(st.rejected_invalid, 1);
+	assert_int_equal(g.tb.nstart, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +695,14 @@ int main(void)
 		cmocka_unit_test(test_mapped_fold_odd_segment_size),
 		cmocka_unit_test(test_merged_too_long_with_table_garbage),
 		cmocka_unit_test(test_mapped_bad_without_cpu_fails),
+		cmocka_unit_test(test_pio_retry_keeps_auto_stop),
+		cmocka_unit_test(test_pio_retry_clears_the_stop_error),
+		cmocka_unit_test(test_pio_retry_refused_locks_in_pairs),
+		cmocka_unit_test(test_pio_retry_starts_afresh),
+		cmocka_unit_test(test_abort_of_no_running_request),
+		cmocka_unit_test(test_abort_cancels_the_pio_retry),
+		cmocka_unit_test(test_invalid_counted_under_the_lock),
+		cmocka_unit_test(test_sync_timeout_cancels_the_pio_retry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
