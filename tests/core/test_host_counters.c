@@ -145,6 +145,22 @@ static void test_fast_bounce_as_many_entries_as_segments(void **state)
 	expect_fast_plan(MMCHAL_PLAN_BOUNCED, MMCHAL_PR_ALIGN, 0);
 }
 
+/* An entry in the top 4 GiB of a 64-bit engine's reach (which does not wrap)
+ * passes only the full request checks, whose summary then says "maybe":
+ * the planner decides, DIRECT. */
+static void test_top_entry_planned_by_the_planner(void **state)
+{
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	tb_set_dma(&g.tb, MMCHAL_DMA_INTERNAL, 4, true);
+	host_up();
+	make_read(8, 1);
+	sg[0].phys = 0xffffffff00001000u;
+	expect_plan_path(MMCHAL_PLAN_DIRECT, false, true);
+	assert_int_equal(g.tb.log[0].seg0.addr, 0xffffffff00001000u);
+	assert_int_equal(g.tb.log[0].seg0.len, 4096);
+}
+
 /* ------------------------------------------------------ IOMMU constants */
 
 /* The fake IOMMU with an aperture and a map size of the test's own. */
@@ -655,6 +671,32 @@ static void test_sync_timeout_cancels_the_pio_retry(void **state)
 	assert_false(g.rp.bad_nesting);
 }
 
+/* request_sync()'s own timeout ends the wait at its deadline exactly (the
+ * port's clock moves only by the 1 us waits), long before the host's command
+ * timeout of 1 s: the command is aborted with ETIMEDOUT there. */
+static void test_sync_timeout_at_its_deadline(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 13, .flags = MMCHAL_RSP_R1};
+	struct mmchal_request r = {.cmd = &c, .done = on_done};
+	struct mmchal_host_stats st;
+	uint64_t t0;
+
+	(void)state;
+	setup_port(&rec_ops_coherent, 0);
+	g.cfg.cmd_timeout_ms = 1000;
+	host_up();
+	g.tb.auto_complete = false;
+	g.rp.now = 5000;
+	t0 = g.rp.now;
+	assert_int_equal(mmchal_host_request_sync(&g.host, &r, 1), MMCHAL_ETIMEDOUT);
+	assert_int_equal(g.rp.now - t0, 1000000);
+	assert_int_equal(c.error, MMCHAL_ETIMEDOUT);
+	assert_int_equal(g.tb.nabort, 1);
+	assert_int_equal(ndone, 1);
+	stats(&st);
+	assert_int_equal(st.timeouts, 1);
+}
+
 /* An invalid request is counted under the lock, taken and dropped once. */
 static void test_invalid_counted_under_the_lock(void **state)
 {
@@ -685,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_no_pool_no_fast_bounce),
 		cmocka_unit_test(test_bounce_max_is_the_segment_size),
 		cmocka_unit_test(test_fast_bounce_as_many_entries_as_segments),
+		cmocka_unit_test(test_top_entry_planned_by_the_planner),
 		cmocka_unit_test(test_merge_fast_with_open_aperture),
 		cmocka_unit_test(test_merge_span_of_map_size_below_aperture),
 		cmocka_unit_test(test_mapping_above_engine_reach),
@@ -703,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_abort_cancels_the_pio_retry),
 		cmocka_unit_test(test_invalid_counted_under_the_lock),
 		cmocka_unit_test(test_sync_timeout_cancels_the_pio_retry),
+		cmocka_unit_test(test_sync_timeout_at_its_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
