@@ -77,6 +77,7 @@
 #include <mmchal/host.h>
 
 #include "fuzz_card.h"
+#include "fuzz_harness.h"
 #include "fuzz_card_priv.h"
 
 #define MAX_CALLS 200000u
@@ -500,19 +501,6 @@ static void check_request(struct fc *f, const struct mmchal_request *req)
 	}
 }
 
-static int first_error(const struct mmchal_request *req)
-{
-	if (req->sbc && req->sbc->error)
-		return req->sbc->error;
-	if (req->cmd->error)
-		return req->cmd->error;
-	if (req->data && req->data->error)
-		return req->data->error;
-	if (req->stop && req->stop->error)
-		return req->stop->error;
-	return 0;
-}
-
 static int run_request(struct fc *f, struct mmchal_request *req)
 {
 	struct mmchal_cmd *cmds[3];
@@ -551,7 +539,7 @@ static int run_request(struct fc *f, struct mmchal_request *req)
 		fc_answer_(f, req, c, buf);
 	}
 	free(buf);
-	rc = refused ? MMCHAL_EINVAL : first_error(req);
+	rc = refused ? MMCHAL_EINVAL : fh_first_error(req);
 	TRACE("  %sCMD%u arg %08x%s%s -> %d resp %08x\n", f->app ? "A" : "", req->cmd->opcode,
 	      req->cmd->arg, req->sbc ? " +sbc" : "", req->stop ? " +stop" : "", rc,
 	      req->cmd->resp[0]);
@@ -575,7 +563,7 @@ static int h_request_sync(void *ctx, struct mmchal_request *req, uint32_t timeou
 	f->now_us += timeout_ms < 10u ? timeout_ms : 10u;
 	rc = run_request(f, req);
 	/* host.h: the done callback, if any, still runs exactly once */
-	if (req && !(rc == MMCHAL_EINVAL && first_error(req) == 0) && req->done)
+	if (req && !(rc == MMCHAL_EINVAL && fh_first_error(req) == 0) && req->done)
 		req->done(req);
 	return rc;
 }
@@ -588,7 +576,7 @@ static int h_request(void *ctx, struct mmchal_request *req)
 	op_enter(f);
 	CHECK(f, req && req->done);
 	rc = run_request(f, req);
-	if (rc == MMCHAL_EINVAL && first_error(req) == 0)
+	if (rc == MMCHAL_EINVAL && fh_first_error(req) == 0)
 		return rc; /* refused: done never runs */
 	if (req->done)
 		req->done(req);

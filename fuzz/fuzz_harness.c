@@ -278,18 +278,6 @@ static void on_done(struct mmchal_request *req)
 	done_calls++;
 }
 
-/* The first error of a completed request, as mmchal_host_request_sync() gives it. */
-static int first_error(const struct mmchal_request *req)
-{
-	if (req->sbc && req->sbc->error)
-		return req->sbc->error;
-	if (req->cmd->error)
-		return req->cmd->error;
-	if (req->data && req->data->error)
-		return req->data->error;
-	return req->stop ? req->stop->error : 0;
-}
-
 static void busy_refusal(struct fuzz_h *f, const struct fh_answers *ans, int rc)
 {
 	if (ans->busy_is_bad && rc == MMCHAL_EBUSY)
@@ -322,7 +310,7 @@ int fh_req_run(struct fuzz_h *f, struct mmchal_host *host, struct fh_req *r,
 					  done_calls);
 		}
 		if (rc == 0) {
-			rc = first_error(req);
+			rc = fh_first_error(req);
 			/* nothing more comes for a completed request */
 			(void)mmchal_host_poll(host);
 		}

@@ -33,6 +33,23 @@ enum fh_prop {
 	FH_P_BUSY = 8,   /**< refused as busy with nothing in flight */
 };
 
+/**
+ * The first error of a completed request, as mmchal_host_request_sync()
+ * gives it: SET_BLOCK_COUNT, the command, the data phase, STOP; 0 if none.
+ * Shared with the card target (fuzz_card.c), which checks the card layer's
+ * answers against it.
+ */
+static inline int fh_first_error(const struct mmchal_request *req)
+{
+	if (req->sbc && req->sbc->error)
+		return req->sbc->error;
+	if (req->cmd->error)
+		return req->cmd->error;
+	if (req->data && req->data->error)
+		return req->data->error;
+	return req->stop ? req->stop->error : 0;
+}
+
 /** One caller buffer: FH_GUARD bytes, @c len bytes at @c cpu, FH_GUARD bytes. */
 struct fh_region {
 	uint8_t *base;
