@@ -82,10 +82,13 @@ struct mmchal_sim_card_config {
 	uint64_t powerup_ns; /**< ACMD41/CMD1/CMD5 report busy until this long after the first */
 	/** from the end of a read command's response to the first block */
 	uint64_t read_latency_ns;
-	uint64_t read_rate;      /**< media read rate, bytes/s; 0 = unlimited */
-	uint64_t write_rate;     /**< media write rate, bytes/s; 0 = unlimited */
-	uint64_t write_busy_ns;  /**< DAT0 busy (programming) after the last block of a write */
-	uint64_t switch_busy_ns; /**< DAT0 busy after a CMD6 (eMMC SWITCH) or a CMD7 select */
+	uint64_t read_rate;     /**< media read rate, bytes/s; 0 = unlimited */
+	uint64_t write_rate;    /**< media write rate, bytes/s; 0 = unlimited */
+	uint64_t write_busy_ns; /**< DAT0 busy (programming) after the last block of a write */
+	/** DAT0 busy after an eMMC CMD6 SWITCH, and after an SD card's CMD7
+	    select; an eMMC selected from stand-by answers without busy (its
+	    CMD7 is R1b only out of the disconnect state) */
+	uint64_t switch_busy_ns;
 	/** erased memory reads as 0xff (SD SCR DATA_STAT_AFTER_ERASE = 1, eMMC
 	    EXT_CSD ERASED_MEM_CONT = 1); false: as 0x00 */
 	bool erased_ones;
