@@ -4,7 +4,7 @@
  * the card's state gets no response and leaves the state as it was, and from
  * stand-by on, where CMD13 answers, the next R1 carries ILLEGAL_COMMAND once.
  * Each state is reached the way a host reaches it, and every illegal command
- * of the table is tried in it.
+ * of the table is tried in it; the eMMC model the same way.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -200,11 +200,83 @@ static void test_sd_cmd23_only_in_tran(void **state)
 	drv_close(&d);
 }
 
+/*
+ * The eMMC model, the same way (JEDEC 5.1 section 6.4, PROTOCOL.md section
+ * 2): SD-only commands (CMD5, CMD55, CMD8 outside transfer) are never legal,
+ * CMD3 needs a non-zero RCA, and each state refuses what belongs to another.
+ */
+static void test_mmc_state_table(void **state)
+{
+	static const struct cmd in_idle[] = {
+		{false, C_R2 | 2, 0},        {false, C_R1 | 3, 1u << 16},
+		{false, C_R2 | 9, 1u << 16}, {false, C_R1 | 13, 1u << 16},
+		{false, C_R1 | 8, 0},        {false, C_R1 | 5, 0},
+		{false, C_R1 | 55, 0},       {false, C_R1 | 16, 512},
+		{false, C_R1 | 17, 0},       {false, C_R1 | 6, 0x03b70000u},
+		{false, C_R1 | 23, 1},
+	};
+	static const struct cmd in_ready[] = {
+		{false, C_R1 | 3, 1u << 16},
+		{false, C_R2 | 9, 1u << 16},
+		{false, C_R1B | 7, 1u << 16},
+		{false, C_R1 | 16, 512},
+	};
+	static const struct cmd in_ident[] = {
+		{false, C_R2 | 2, 0},
+		{false, C_R3 | 1, 0x40ff8080u},
+		{false, C_R1 | 3, 0}, /* RCA 0 is reserved */
+		{false, C_R2 | 9, 1u << 16},
+	};
+	static const struct cmd in_stby[] = {
+		{false, C_R2 | 2, 0},           {false, C_R3 | 1, 0x40ff8080u},
+		{false, C_R1 | 3, 2u << 16},    {false, C_R1 | 8, 0},
+		{false, C_R1 | 16, 512},        {false, C_R1 | 17, 0},
+		{false, C_R1 | 6, 0x03b70000u}, {false, C_R1 | 23, 1},
+		{false, C_R1 | 55, 1u << 16},   {false, C_R1 | 5, 0},
+	};
+	static const struct cmd in_tran[] = {
+		{false, C_R2 | 2, 0},         {false, C_R3 | 1, 0x40ff8080u},
+		{false, C_R1 | 3, 2u << 16},  {false, C_R2 | 9, 1u << 16},
+		{false, C_R1 | 55, 1u << 16}, {false, C_R1 | 5, 0},
+	};
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+
+	(void)state;
+	assert_int_equal(drv_open(&d, NULL), 0);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &cc);
+	cc.powerup_ns = 0;
+	cc.switch_busy_ns = 0;
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cc), 0);
+	assert_int_equal(drv_cmd(&d, C_NONE | 0, 0), 0);
+	expect_illegal(&d, MMCHAL_SIM_ST_IDLE, 0, in_idle, N(in_idle));
+	assert_int_equal(drv_cmd(&d, C_R3 | 1, 0x40ff8080u), 0);
+	assert_int_equal(d.rsp[0], 0xc0ff8080u);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_READY);
+	expect_illegal(&d, MMCHAL_SIM_ST_READY, 0, in_ready, N(in_ready));
+	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDENT);
+	expect_illegal(&d, MMCHAL_SIM_ST_IDENT, 0, in_ident, N(in_ident));
+	assert_int_equal(drv_cmd(&d, C_R1 | 3, 1u << 16), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	expect_illegal(&d, MMCHAL_SIM_ST_STBY, 1, in_stby, N(in_stby));
+	assert_int_equal(drv_cmd(&d, C_R1B | 7, 1u << 16), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	expect_illegal(&d, MMCHAL_SIM_ST_TRAN, 1, in_tran, N(in_tran));
+	/* Legal in transfer: CMD23 and CMD16 of 512 bytes, answered without error. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 23, 1), 0);
+	assert_int_equal(d.rsp[0] & R1_ILLEGAL, 0);
+	assert_int_equal(drv_cmd(&d, C_R1 | 16, 512), 0);
+	assert_int_equal(d.rsp[0] & (R1_ILLEGAL | R1_BLOCK_LEN), 0);
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sd_state_table),
 		cmocka_unit_test(test_sd_cmd23_only_in_tran),
+		cmocka_unit_test(test_mmc_state_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
