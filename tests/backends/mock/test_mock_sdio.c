@@ -59,6 +59,9 @@ static void test_identification(void **state)
 	/* R6 from ready (state 1), then R1b select from stby (3). */
 	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], 0x12340300 | MMCHAL_MOCK_R1_ILLEGAL_COMMAND >> 8);
+	/* Asked again in stby (3): the same RCA, no error left to report. */
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], 0x12340700);
 	assert_int_equal(mh_cmd(7, MH_RCA << 16, MMCHAL_RSP_R1B, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], MMCHAL_MOCK_R1_STATE(3) | MMCHAL_MOCK_R1_READY_FOR_DATA);
 	/* CMD5 after CMD3 and block commands are illegal. */
@@ -307,6 +310,8 @@ static void test_cmd52_edges(void **state)
 	/* function 2 does not exist; function 1 ends with the image */
 	assert_int_equal(rw(false, 2, 0x00, 0), R5_CMD | MMCHAL_MOCK_R5_FUNCTION);
 	assert_int_equal(rw(false, 1, 64u * 1024u, 0), R5_CMD | MMCHAL_MOCK_R5_OUT_OF_RANGE);
+	assert_int_equal(rw(true, 1, 64u * 1024u, 0x5a), R5_CMD | MMCHAL_MOCK_R5_OUT_OF_RANGE);
+	assert_int_equal(rd(1, 64u * 1024u - 1u), mh_pattern(64u * 1024u - 1u));
 	assert_int_equal(mh_cmd(53, 2u << 28 | 4u, MMCHAL_RSP_R5, &c), CMD_DONE);
 	assert_int_equal(c.resp[0], R5_CMD | MMCHAL_MOCK_R5_FUNCTION);
 	assert_int_equal(rd(1, 64u * 1024u - 1u), mh_pattern(64u * 1024u - 1u));
