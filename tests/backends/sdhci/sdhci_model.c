@@ -1,7 +1,7 @@
 /*
  * A small SDHCI register model behind the bus accessor, a port whose clock
- * advances 1 us per reading, and the setup helpers the SDHCI backend tests
- * share (see sdhci_model.h).
+ * advances 1 us per reading (clock_step_ns), and the setup helpers the SDHCI
+ * backend tests share (see sdhci_model.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "sdhci_model.h"
+
+#define SDHCI_INHIBIT_BITS 0x3u /* Command Inhibit (CMD) and (DAT) */
 
 /* ------------------------------------------------------------ the model */
 
@@ -70,9 +72,18 @@ static void issue(uint16_t cmd)
 	}
 }
 
+/* The bytes of the block the next data port access carries: 4, or what is left
+   of the block. */
+static uint32_t pio_width(void)
+{
+	uint32_t left = m.blksz - m.pos % m.blksz;
+
+	return left < 4u ? left : 4u;
+}
+
 static void pio_advance(void)
 {
-	m.pos += 4;
+	m.pos += pio_width();
 	if (m.pos % m.blksz == 0)
 		m.blkcnt--;
 	if (m.pos == m.limit) {
@@ -110,6 +121,7 @@ static void md_write16(void *ctx, uint32_t off, uint16_t v)
 		issue(v);
 		return;
 	case 0x28:
+		m.hc_log[m.nhc++ & 7u] = v;
 		if (m.power_drops)
 			v &= (uint16_t)~0x100u;
 		put16(off, v);
@@ -122,7 +134,8 @@ static void md_write16(void *ctx, uint32_t off, uint16_t v)
 
 				memset(m.r8, 0, sizeof(m.r8));
 				m.r8[0x2e] = keep;
-				m.norm = m.err = 0;
+				m.norm = m.norm_after_reset;
+				m.err = 0;
 			}
 		}
 		m.r8[0x2e] = (uint8_t)v;
@@ -145,15 +158,21 @@ static uint32_t md_read32(void *ctx, uint32_t off)
 	case 0x1c:
 		return m.resp[(off - 0x10) / 4];
 	case 0x20:
+		m.port_reads++;
 		if (m.reading) {
-			memcpy(&v, m.card + m.pos, 4);
+			memcpy(&v, m.card + m.pos, pio_width());
 			pio_advance();
 		}
 		return v;
 	case 0x24:
+		if (m.inhibit_reads) {
+			m.inhibit_reads--;
+			return m.present | SDHCI_INHIBIT_BITS;
+		}
 		return m.present | (m.inhibit_stuck ? 1u : 0u);
 	case 0x30:
-		return m.norm | (m.err ? 0x8000u : 0u) | (uint32_t)m.err << 16;
+		m.status_reads++;
+		return m.norm | m.norm_stuck | (m.err ? 0x8000u : 0u) | (uint32_t)m.err << 16;
 	case 0x40:
 		return m.caps0;
 	case 0x44:
@@ -171,8 +190,9 @@ static void md_write32(void *ctx, uint32_t off, uint32_t v)
 		m.sdma_writes++;
 		break;
 	case 0x20:
+		m.port_word = v;
 		if (m.writing) {
-			memcpy(m.card + m.pos, &v, 4);
+			memcpy(m.card + m.pos, &v, pio_width());
 			pio_advance();
 		}
 		return;
@@ -203,16 +223,18 @@ static const struct mmchal_bus_ops model_ops = {
 /* ------------------------------------------------------------- the port */
 
 uint64_t clock_ns;
+uint64_t clock_step_ns = 1000;
 uint32_t last_delay_us;
 unsigned int cleans;
 const void *clean_addr;
 size_t clean_len;
 
-/* Every reading 1 us later: bounded waits end after a known number of polls. */
+/* Every reading clock_step_ns (1 us) later: bounded waits end after a known
+   number of polls. */
 static uint64_t p_now(void *ctx)
 {
 	(void)ctx;
-	clock_ns += 1000;
+	clock_ns += clock_step_ns;
 	return clock_ns;
 }
 
@@ -271,6 +293,7 @@ void model_reset(uint16_t version, uint32_t caps0)
 	m.caps0 = caps0;
 	m.present = (1u << 16) | (1u << 17) | (1u << 19) | (0xfu << 20);
 	cleans = 0;
+	clock_step_ns = 1000;
 }
 
 int up(const struct mmchal_sdhci_cfg *c)

@@ -3,7 +3,7 @@
  * accessor that completes commands at once (or raises the errors it is told
  * to), moves PIO data between the data port and m.card, and keeps DMA memory
  * in m.mem (device address = index); a port whose clock advances 1 us per
- * reading; setup helpers.
+ * reading unless a test sets another step; setup helpers.
  */
 #ifndef MMCHAL_TESTS_SDHCI_MODEL_H
 #define MMCHAL_TESTS_SDHCI_MODEL_H
@@ -24,7 +24,15 @@ struct model {
 	uint16_t cmd_err; /* error bits to raise instead of command complete */
 	bool hold_xfer;   /* no transfer complete (data or busy) by itself */
 	bool reset_stuck, clock_stuck, power_drops, inhibit_stuck;
-	bool one_block; /* PIO: the buffer holds one block; ready drops after each */
+	bool one_block;             /* PIO: the buffer holds one block; ready drops after each */
+	unsigned int inhibit_reads; /* readings of Present State that show both inhibits */
+	uint16_t norm_after_reset;  /* normal status a reset of all raises (card insertion) */
+	uint16_t hc_log[8];         /* the writes to Host Control (power byte included) */
+	unsigned int nhc;
+	uint32_t port_word;        /* the last word written to the data port */
+	unsigned int port_reads;   /* readings of the data port */
+	uint16_t norm_stuck;       /* normal status that reads set whatever is written */
+	unsigned int status_reads; /* readings of the interrupt status */
 	uint8_t resets[16];
 	unsigned int nresets, ncmds, sdma_writes;
 	uint32_t acked; /* every bit ever written 1 to the interrupt status */
@@ -45,8 +53,10 @@ extern struct model m;
 extern struct mmchal_sdhci h;
 extern struct mmchal_backend be;
 extern const struct mmchal_port port;
-/* port: the clock, the last delay_us argument, the cache cleans seen */
+/* port: the clock and its step per reading (model_reset: 1 us), the last
+   delay_us argument, the cache cleans seen */
 extern uint64_t clock_ns;
+extern uint64_t clock_step_ns;
 extern uint32_t last_delay_us;
 extern unsigned int cleans;
 extern const void *clean_addr;
