@@ -549,13 +549,16 @@ static void test_sdma(void **state)
 	assert_int_equal(m.r8[0x28] & 0x18u, 0);
 	assert_int_equal(m.last_mode, 0x33);
 	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
-	/* A DMA interrupt at a boundary: the address register is written again. */
+	assert_int_equal(m.sdma_writes, 1);
+	/* A DMA interrupt at a boundary: the address register is written again;
+	   at no other interrupt. */
 	m.norm |= 1u << 3;
 	assert_int_equal(model_poll(), 0);
 	assert_int_equal(m.sdma_writes, 2);
 	m.norm |= 1u << 1;
 	assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
 	assert_int_equal(d.bytes_xfered, 4096);
+	assert_int_equal(m.sdma_writes, 2);
 }
 
 static void test_errors(void **state)
@@ -660,7 +663,8 @@ static void test_errors(void **state)
  * Auto CMD12: its R1 from Response bits 127:96 (2.2.7) lands in the STOP, not
  * the data command's from bits 31:0; an Auto CMD Error after the last block
  * (counter at 0) is the STOP's error with the data complete; one before it, or
- * with Auto CMD12 Not Executed, is the data phase's; no auto_stop, no STOP.
+ * with Auto CMD12 Not Executed or without any error bit of the STOP, is the
+ * data phase's; no auto_stop, no STOP.
  */
 static void test_auto_cmd12(void **state)
 {
@@ -677,6 +681,8 @@ static void test_auto_cmd12(void **state)
 		{(1u << 0) | (1u << 1), 0, 0, MMCHAL_ETIMEDOUT},
 		{1u << 7, 0, 0, MMCHAL_EIO},
 		{1u << 2, 2, 0, MMCHAL_EIO},
+		{0, 0, 0, MMCHAL_EIO},
+		{1u << 5, 0, 0, MMCHAL_EIO},
 	};
 	uint8_t buf[2048];
 	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
@@ -882,7 +888,9 @@ static void test_ops_reject_unprobed(void **state)
 	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), MMCHAL_EINVAL);
 	assert_int_equal(be.ops->set_ios(be.ctx, &ios), MMCHAL_EINVAL);
 	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	v = 0xdeadu;
 	assert_int_equal(be.ops->handle_irq(be.ctx, &v), MMCHAL_EINVAL);
+	assert_int_equal(v, 0);
 	assert_int_equal(be.ops->handle_irq(be.ctx, NULL), MMCHAL_EINVAL);
 	assert_int_equal(be.ops->abort(be.ctx), MMCHAL_EINVAL);
 	assert_int_equal(be.ops->card_busy(be.ctx), MMCHAL_EINVAL);
@@ -1021,6 +1029,9 @@ static void test_data_timeout(void **state)
 		/* 52 kHz TMCLK (bit 7 clear): 2^13 clocks are 157538461 ns */
 		{0x34, 157538461, 0},
 		{0x34, 157538462, 1},
+		/* 2 kHz TMCLK: 2^13 clocks are exactly 4096000000 ns */
+		{0x02, 4096000000u, 0},
+		{0x02, 4096000001u, 1},
 		/* no TMCLK: the card clock (13 MHz) counts */
 		{0x00, 630153, 0},
 		{0x00, 630154, 1},
