@@ -535,6 +535,121 @@ static void test_pio_block_by_block(void **state)
 	m.one_block = false;
 }
 
+/* A wait gives up only once its limit is passed, not when it is reached. With a
+   clock that moves only in the 10 us polls, the reset gives up after 10001 polls
+   (100.01 ms) and the internal clock after 15001 (150.01 ms). The command inhibit
+   wait polls without a delay, on the 1 us reading clock: inhibit bits that read
+   set 1000 times (1 ms) are waited for, 1001 times are not. */
+static void test_wait_limits_exact(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+	uint64_t t0;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	clock_step_ns = 0;
+	m.reset_stuck = true;
+	t0 = clock_ns;
+	assert_int_equal(be.ops->probe(be.ctx), MMCHAL_ETIMEDOUT);
+	assert_int_equal(clock_ns - t0, 100010000ull);
+	m.reset_stuck = false;
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+
+	m.clock_stuck = true;
+	t0 = clock_ns;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), MMCHAL_ETIMEDOUT);
+	assert_int_equal(clock_ns - t0, 150010000ull);
+	m.clock_stuck = false;
+	clock_step_ns = 1000;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+
+	m.inhibit_reads = 1000;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.inhibit_reads, 0);
+	assert_int_equal(m.ncmds, 1);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	m.inhibit_reads = 1001;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	assert_int_equal(m.inhibit_reads, 0);
+	assert_int_equal(m.ncmds, 1);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+}
+
+/* The status a reset of all leaves pending (a removable slot reports its card
+   as inserted again) is cleared by the probe: no event afterwards. */
+static void test_probe_clears_status(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	model_reset(0x0002, CAPS_QEMU_V3);
+	m.norm_after_reset = 1u << 6; /* Card Insertion */
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(m.norm, 0);
+	assert_int_equal(m.acked, 0xffffffffu);
+	assert_int_equal(model_poll(), 0);
+	/* the same status raised after the probe is an event */
+	m.norm |= 1u << 6;
+	assert_int_equal(model_poll(), MMCHAL_EV_CARD_CHANGE);
+}
+
+/* A second probe resets the state the handle shows: the blocks done of the last
+   data phase, the STOP in flight, the DMA segments of a controller that lost
+   its DMA engines, the card interrupt enable. */
+static void test_reprobe_state(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_cmd stop = {.opcode = 12, .flags = MMCHAL_RSP_R1B};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d, .stop = &stop, .auto_stop = true};
+	uint32_t done = 99;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_ADMA2_64);
+	assert_int_equal(h.max_segs, 8);
+	assert_int_equal(h.irq_enable, 0);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_null(h.stop);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 2);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+
+	/* a transfer with Auto CMD12 in flight */
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_ptr_equal(h.stop, &stop);
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_null(h.stop);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_ptr_equal(h.stop, &stop);
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_null(h.cmd);
+	assert_null(h.data);
+	assert_null(h.stop);
+	m.hold_xfer = false;
+
+	/* the card interrupt enabled, then a probe of a controller without DMA */
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(h.irq_enable, 1u << 8);
+	m.caps0 &= ~((1u << 19) | (1u << 22));
+	assert_int_equal(be.ops->probe(be.ctx), 0);
+	assert_int_equal(h.mode, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(h.max_segs, 0);
+	assert_int_equal(h.irq_enable, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +668,9 @@ int main(void)
 		cmocka_unit_test(test_pio_short_transfer),
 		cmocka_unit_test(test_pio_drain_at_transfer_complete),
 		cmocka_unit_test(test_pio_block_by_block),
+		cmocka_unit_test(test_wait_limits_exact),
+		cmocka_unit_test(test_probe_clears_status),
+		cmocka_unit_test(test_reprobe_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
