@@ -650,6 +650,101 @@ static void test_reprobe_state(void **state)
 	assert_int_equal(h.irq_enable, 0);
 }
 
+/* The 8-bit bus needs both the eight lines wired and the controller's 8-bit
+   capability. */
+static void test_caps_8bit_needs_both(void **state)
+{
+	struct mmchal_sdhci_cfg c;
+	struct mmchal_host_caps hc;
+	struct mmchal_dma_caps dc;
+
+	(void)state;
+	/* the capability, four lines wired (the default, then said) */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	c = base_cfg();
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT), MMCHAL_BUS_4_BIT);
+	c.bus_width = 4;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT), MMCHAL_BUS_4_BIT);
+	/* eight lines wired, no capability */
+	model_reset(0x0002, CAPS_QEMU_V3);
+	c.bus_width = 8;
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT), MMCHAL_BUS_4_BIT);
+	c.bus_width = 5;
+	assert_int_equal(up(&c), MMCHAL_EINVAL);
+	c.bus_width = 8;
+	/* both */
+	model_reset(0x0002, CAPS_QEMU_V3 | (1u << 18));
+	assert_int_equal(up(&c), 0);
+	assert_int_equal(be.ops->get_caps(be.ctx, &hc, &dc), 0);
+	assert_int_equal(hc.bus & (MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT),
+			 MMCHAL_BUS_4_BIT | MMCHAL_BUS_8_BIT);
+}
+
+/* Bus power: the voltage is written first, then power on (3.3); a set_ios at
+   the voltage already on writes neither, so bus power never drops. */
+static void test_power_write_sequence(void **state)
+{
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	m.nhc = 0;
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(m.nhc, 3);
+	assert_int_equal(m.hc_log[0], 0x0e00);
+	assert_int_equal(m.hc_log[1], 0x0f00);
+	assert_int_equal(m.hc_log[2], 0x0f02);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_1), 0);
+	assert_int_equal(m.nhc, 4);
+	assert_int_equal(m.hc_log[3], 0x0f00);
+	assert_int_equal(h.clock_hz, 13000000);
+}
+
+/* UHS-I timing select: SDR12 and SDR25 take any UHS-I capability, also DDR50
+   or SDR104 alone; going back to a timing without UHS mode selects SDR12 (0)
+   again. */
+static void test_uhs_modes(void **state)
+{
+	static const uint32_t caps1[] = {1u << 2, 1u << 1};
+	struct mmchal_ios ios = {.clock_hz = 25000000,
+				 .bus_width = MMCHAL_BUS_WIDTH_4,
+				 .timing = MMCHAL_TIMING_UHS_SDR25,
+				 .power_mode = MMCHAL_POWER_ON,
+				 .signal_voltage = MMCHAL_SIGNAL_180};
+	struct mmchal_sdhci_cfg c;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(caps1) / sizeof(caps1[0]); i++) {
+		model_reset(0x0002, CAPS_QEMU_V3);
+		m.caps1 = caps1[i];
+		c = base_cfg();
+		assert_int_equal(up(&c), 0);
+		ios.timing = MMCHAL_TIMING_UHS_SDR25;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		assert_int_equal(get16(0x3e), 0x0009);
+		ios.timing = MMCHAL_TIMING_UHS_SDR12;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		assert_int_equal(get16(0x3e), 0x0008);
+		ios.timing = MMCHAL_TIMING_UHS_SDR25;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		assert_int_equal(get16(0x3e), 0x0009);
+		ios.timing = MMCHAL_TIMING_LEGACY;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		assert_int_equal(get16(0x3e), 0x0008);
+		assert_int_equal(get16(0x28) & 0x00ffu, 0x02);
+		ios.timing = MMCHAL_TIMING_UHS_SDR25;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		ios.timing = MMCHAL_TIMING_SD_HS;
+		assert_int_equal(be.ops->set_ios(be.ctx, &ios), 0);
+		assert_int_equal(get16(0x3e), 0x0008);
+		assert_int_equal(get16(0x28) & 0x00ffu, 0x06);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +766,9 @@ int main(void)
 		cmocka_unit_test(test_wait_limits_exact),
 		cmocka_unit_test(test_probe_clears_status),
 		cmocka_unit_test(test_reprobe_state),
+		cmocka_unit_test(test_caps_8bit_needs_both),
+		cmocka_unit_test(test_power_write_sequence),
+		cmocka_unit_test(test_uhs_modes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
