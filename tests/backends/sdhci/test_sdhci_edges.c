@@ -5,7 +5,11 @@
  * structure filled whole, the last divider of the 10-bit clock, the poll
  * step of the bounded waits, the 4 GiB limit of 32-bit DMA, the bits of a
  * command without response, one ADMA2 segment too many, the state start()
- * leaves in the data structure.
+ * leaves in the data structure; the waits at exactly their limits, the status
+ * and handle state a probe leaves, the 8-bit and UHS-I capabilities, the order
+ * of the bus power writes, start() at its limits, blocks that are no multiple
+ * of 4 bytes, the registers an R2 and a stray buffer ready touch, the status
+ * reads of one handle_irq call, the card interrupt across an abort.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -425,9 +429,14 @@ static void test_pio_short_transfer(void **state)
 	m.present &= ~(1u << 11);
 	m.blkcnt = 0;
 	m.norm = (1u << 0) | (1u << 1);
+	m.nresets = 0;
 	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_ERROR);
 	assert_int_equal(d.error, MMCHAL_EIO);
 	assert_int_equal(d.bytes_xfered, 0);
+	/* the CMD and DAT lines are reset after the failed data phase */
+	assert_int_equal(m.nresets, 2);
+	assert_int_equal(m.resets[0], 2);
+	assert_int_equal(m.resets[1], 4);
 	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
 	assert_int_equal(done, 0);
 	for (unsigned int i = 0; i < sizeof(buf); i++)
@@ -745,6 +754,272 @@ static void test_uhs_modes(void **state)
 	}
 }
 
+/* start() checks at their edges: CMD63 is the last command index, a plan past
+   the last is refused, DMA needs its segment list, a stale command error is
+   cleared, 32-bit DMA stops below the byte at 4 GiB. */
+static void test_start_edges(void **state)
+{
+	uint8_t buf[8];
+	struct mmchal_sg sg = {.cpu = buf, .len = 5};
+	struct mmchal_cmd c = {.opcode = 63, .flags = MMCHAL_RSP_R1, .error = MMCHAL_EIO};
+	struct mmchal_cmd rd = {.opcode = 53, .flags = MMCHAL_RSP_R5};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 4, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_dma_seg seg = {0x4000, 4};
+	struct mmchal_xfer x = {.cmd = &c};
+	struct mmchal_xfer dx = {
+		.cmd = &rd, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = &seg, .nsegs = 1};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	sg.len = 4;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(m.last_cmd, 0x3f1a);
+	assert_int_equal(c.error, 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.error, 0);
+	c.opcode = 64;
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EINVAL);
+	assert_int_equal(m.ncmds, 1);
+
+	dx.plan = (enum mmchal_plan)MMCHAL_PLAN_COUNT;
+	assert_int_equal(be.ops->start(be.ctx, &dx), MMCHAL_EINVAL);
+	dx.plan = MMCHAL_PLAN_DIRECT;
+	dx.segs = NULL;
+	assert_int_equal(be.ops->start(be.ctx, &dx), MMCHAL_EINVAL);
+	dx.segs = &seg;
+	assert_int_equal(m.ncmds, 1);
+	assert_int_equal(be.ops->start(be.ctx, &dx), 0);
+	/* ADMA2 32-bit selected, bus power and width kept */
+	assert_int_equal(get16(0x28), 0x0f12);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 4);
+
+	/* the last four bytes below 4 GiB; one more reaches it */
+	seg.addr = 0xfffffffcu;
+	assert_int_equal(be.ops->start(be.ctx, &dx), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	d.blksz = 5;
+	seg.len = 5;
+	sg.len = 5;
+	assert_int_equal(be.ops->start(be.ctx, &dx), MMCHAL_ERANGE);
+	assert_int_equal(m.ncmds, 3);
+}
+
+/* A block that is no multiple of 4 bytes: its last data port access carries the
+   rest, a write pads it with zeros, a read takes only the rest. */
+static void test_pio_partial_word(void **state)
+{
+	uint8_t buf[8];
+	struct mmchal_sg sg = {.cpu = buf, .len = 5};
+	struct mmchal_cmd c = {.opcode = 53, .arg = 0x94000005u, .flags = MMCHAL_RSP_R5};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_TO_CARD, .blksz = 5, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+	static const uint8_t out[5] = {0x11, 0x22, 0x33, 0x44, 0x55};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	memcpy(buf, out, sizeof(out));
+	memset(m.card, 0xcc, 8);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.error, 0);
+	assert_int_equal(d.bytes_xfered, 5);
+	assert_int_equal(m.pos, 5);
+	assert_int_equal(m.port_word, 0x00000055u);
+	assert_memory_equal(m.card, out, sizeof(out));
+	assert_int_equal(m.card[5], 0xcc);
+
+	/* a read of the same */
+	for (unsigned int i = 0; i < 8; i++)
+		m.card[i] = (uint8_t)(0xa0u + i);
+	memset(buf, 0xee, sizeof(buf));
+	c.arg = 0x14000005u;
+	d.dir = MMCHAL_DIR_FROM_CARD;
+	m.port_reads = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE | MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.bytes_xfered, 5);
+	assert_int_equal(m.port_reads, 2);
+	assert_memory_equal(buf, m.card, 5);
+	assert_int_equal(buf[5], 0xee);
+}
+
+/* A 136-bit response is read from the four response registers only: the data
+   port after them is not touched. */
+static void test_r2_reads_four_registers(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 2, .flags = MMCHAL_RSP_R2};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	m.resp[0] = 0x04030201u;
+	m.resp[3] = 0x00100f0eu;
+	m.port_reads = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(m.port_reads, 0);
+	assert_int_equal(c.resp[0], 0x100f0e00u);
+	assert_int_equal(c.resp[3], 0x03020100u);
+}
+
+/* A block counter above the request (a controller that reloads it late) counts
+   no block done. */
+static void test_counter_above_request(void **state)
+{
+	uint8_t buf[1024];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 18, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 2, .sg = &sg, .sg_len = 1};
+	struct mmchal_dma_seg seg = {0x4000, 1024};
+	struct mmchal_xfer x = {
+		.cmd = &c, .data = &d, .plan = MMCHAL_PLAN_DIRECT, .segs = &seg, .nsegs = 1};
+	uint32_t done = 99;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_ADMA2_32);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	m.hold_xfer = true;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	m.blkcnt = 3;
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	m.blkcnt = 1;
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 1);
+	m.blkcnt = 3;
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(be.ops->blocks_done(be.ctx, &done), 0);
+	assert_int_equal(done, 0);
+	m.hold_xfer = false;
+}
+
+/* A status without Command Complete while a command is in flight (a card
+   change) neither completes it nor reads its response. */
+static void test_cmd_waits_for_complete(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_1), 0);
+	c.resp[0] = 0x5a5a5a5au;
+	m.resp[0] = 0x00000900u;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.norm = 1u << 6; /* Card Insertion; Command Complete not yet */
+	assert_int_equal(model_poll(), MMCHAL_EV_CARD_CHANGE);
+	assert_ptr_equal(h.cmd, &c);
+	assert_int_equal(c.resp[0], 0x5a5a5a5au);
+	assert_int_equal(be.ops->start(be.ctx, &x), MMCHAL_EBUSY);
+	m.norm = 1u << 0;
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(c.resp[0], 0x00000900u);
+	assert_int_equal(c.error, 0);
+}
+
+/* A Buffer Read Ready seen again after the last block moved reads nothing more
+   from the data port; a Buffer Write Ready after the last block writes nothing. */
+static void test_pio_ready_after_last_block(void **state)
+{
+	uint8_t buf[512];
+	struct mmchal_sg sg = {.cpu = buf, .len = sizeof(buf)};
+	struct mmchal_cmd c = {.opcode = 17, .flags = MMCHAL_RSP_R1};
+	struct mmchal_data d = {
+		.dir = MMCHAL_DIR_FROM_CARD, .blksz = 512, .blocks = 1, .sg = &sg, .sg_len = 1};
+	struct mmchal_xfer x = {.cmd = &c, .data = &d};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_NONE);
+	assert_int_equal(power_on(25000000, MMCHAL_BUS_WIDTH_4), 0);
+	for (unsigned int i = 0; i < sizeof(m.card); i++)
+		m.card[i] = (uint8_t)(i * 7u + 3u);
+	m.hold_xfer = true;
+	m.port_reads = 0;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(m.port_reads, 128);
+	assert_memory_equal(buf, m.card, sizeof(buf));
+	m.present |= 1u << 11;
+	m.norm |= 1u << 5;
+	assert_int_equal(model_poll(), 0);
+	assert_int_equal(m.port_reads, 128);
+	m.present &= ~(1u << 11);
+	m.norm |= 1u << 1;
+	assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
+	assert_int_equal(d.error, 0);
+
+	c.opcode = 24;
+	d.dir = MMCHAL_DIR_TO_CARD;
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	assert_int_equal(model_poll(), MMCHAL_EV_CMD_DONE);
+	assert_int_equal(m.pos, 512);
+	m.port_word = 0x12345678u;
+	m.present |= 1u << 10;
+	m.norm |= 1u << 4;
+	assert_int_equal(model_poll(), 0);
+	assert_int_equal(m.port_word, 0x12345678u);
+	m.present &= ~(1u << 10);
+	m.norm |= 1u << 1;
+	assert_int_equal(model_poll(), MMCHAL_EV_DATA_DONE);
+	m.hold_xfer = false;
+}
+
+/* One handle_irq call reads the status once when nothing is pending, and at
+   most 16 times when a status will not clear. */
+static void test_irq_loop_bound(void **state)
+{
+	uint32_t ev = 99;
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	m.status_reads = 0;
+	assert_int_equal(be.ops->handle_irq(be.ctx, &ev), 0);
+	assert_int_equal(ev, 0);
+	assert_int_equal(m.status_reads, 1);
+	/* the error summary alone is nothing to serve */
+	m.norm = 1u << 15;
+	m.status_reads = 0;
+	assert_int_equal(be.ops->handle_irq(be.ctx, &ev), 0);
+	assert_int_equal(ev, 0);
+	assert_int_equal(m.status_reads, 1);
+	m.norm = 0;
+	/* a card change that keeps coming */
+	m.norm_stuck = 1u << 6;
+	m.status_reads = 0;
+	assert_int_equal(be.ops->handle_irq(be.ctx, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(m.status_reads, 16);
+	m.norm_stuck = 0;
+}
+
+/* An abort acknowledges every status but the card interrupt, which only the card
+   clears: a pending one is still served after the abort. */
+static void test_abort_keeps_card_irq(void **state)
+{
+	struct mmchal_cmd c = {.opcode = 13, .arg = 1u << 16, .flags = MMCHAL_RSP_R1};
+	struct mmchal_xfer x = {.cmd = &c};
+
+	(void)state;
+	up_ok(0x0002, CAPS_QEMU_V3, MMCHAL_SDHCI_DMA_AUTO);
+	assert_int_equal(power_on(400000, MMCHAL_BUS_WIDTH_4), 0);
+	assert_int_equal(be.ops->enable_sdio_irq(be.ctx, true), 0);
+	assert_int_equal(be.ops->start(be.ctx, &x), 0);
+	m.norm |= 1u << 8;
+	m.acked = 0;
+	assert_int_equal(be.ops->abort(be.ctx), 0);
+	assert_int_equal(m.acked, 0xffff7effu);
+	assert_int_equal(m.norm, 1u << 8);
+	assert_int_equal(model_poll(), MMCHAL_EV_SDIO_IRQ);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -769,6 +1044,14 @@ int main(void)
 		cmocka_unit_test(test_caps_8bit_needs_both),
 		cmocka_unit_test(test_power_write_sequence),
 		cmocka_unit_test(test_uhs_modes),
+		cmocka_unit_test(test_start_edges),
+		cmocka_unit_test(test_pio_partial_word),
+		cmocka_unit_test(test_r2_reads_four_registers),
+		cmocka_unit_test(test_counter_above_request),
+		cmocka_unit_test(test_cmd_waits_for_complete),
+		cmocka_unit_test(test_pio_ready_after_last_block),
+		cmocka_unit_test(test_irq_loop_bound),
+		cmocka_unit_test(test_abort_keeps_card_irq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
