@@ -288,6 +288,53 @@ static void test_checked_largest_size(void **state)
 	assert_int_equal(mmchal_iova_check(&v), 0);
 }
 
+/*
+ * The cache memory the caller gave, and nothing around it: the words just
+ * before and after it hold a pattern that a flush reading or writing outside
+ * its bins would take for a bin count (1) and change.
+ */
+static void test_flush_stays_in_cache_mem(void **state)
+{
+	enum { GUARD = DEPTH + 2u, WORDS = sizeof(cache) / 8u };
+	static uint64_t framed[GUARD + WORDS + GUARD];
+	struct mmchal_iova_stats st;
+	struct mmchal_iova_cfg cfg;
+	uint64_t s[3];
+
+	(void)state;
+	for (size_t i = 0; i < GUARD + WORDS + GUARD; i++)
+		framed[i] = 1;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.aperture_start = 1;
+	cfg.aperture_end = (1u << 20) - 1u;
+	cfg.node_mem = pool;
+	cfg.node_mem_size = sizeof(pool);
+	cfg.cache_mem = framed + GUARD;
+	cfg.cache_mem_size = sizeof(cache);
+	cfg.cache_depth = DEPTH;
+	assert_int_equal(mmchal_iova_init(&v, &cfg), 0);
+	/* the smallest, a middle and the largest cached size */
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 1, (1u << 20) - 1u, false, &s[0]), 0);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, 7, (1u << 20) - 1u, false, &s[1]), 0);
+	assert_int_equal(mmchal_iova_alloc_cached(&v, MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT,
+						  (1u << 20) - 1u, false, &s[2]),
+			 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s[0], 1), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s[1], 7), 0);
+	assert_int_equal(mmchal_iova_free_cached(&v, s[2], MMCHAL_IOVA_CACHE_MAX_PAGES_DEFAULT), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, 3);
+	assert_int_equal(mmchal_iova_cache_flush(&v), 0);
+	assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+	assert_int_equal(st.cached_ranges, 0);
+	assert_int_equal(st.live_ranges, 0);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	for (size_t i = 0; i < GUARD; i++) {
+		assert_int_equal(framed[i], 1);
+		assert_int_equal(framed[GUARD + WORDS + i], 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_limit_inside_cached_range),
 		cmocka_unit_test(test_start_equal_to_bin_count),
 		cmocka_unit_test(test_checked_largest_size),
+		cmocka_unit_test(test_flush_stays_in_cache_mem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
