@@ -286,6 +286,74 @@ static void test_sdio_irq(void **state)
 	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), MMCHAL_EINVAL);
 }
 
+/* A block size set byte by byte keeps the other byte and only that; a card
+   reset (RES) clears the card's block sizes but not the host's SDIO interrupt
+   enable, which belongs to the controller. */
+static void test_blksz_bytes_and_reset(void **state)
+{
+	uint32_t ev;
+
+	(void)state;
+	mh_sdio_init(MMCHAL_BUS_SDIO_IRQ, 1);
+	mh_sdio_to_tran();
+	assert_int_equal(mh_ops->enable_sdio_irq(&mh, true), 0);
+	assert_int_equal(rw(true, 0, 0x110, 0x01), R5_CMD | 0x01);
+	assert_int_equal(rw(true, 0, 0x110, 0x02), R5_CMD | 0x02);
+	assert_int_equal(mh.fn[1].blksz, 0x0002);
+	assert_int_equal(rw(true, 0, 0x111, 0x01), R5_CMD | 0x01);
+	assert_int_equal(mh.fn[1].blksz, 0x0102);
+	assert_int_equal(rw(true, 0, 0x110, 0x00), R5_CMD | 0x00);
+	assert_int_equal(mh.fn[1].blksz, 0x0100);
+	assert_int_equal(rd(0, 0x111), 0x01);
+	/* RES, then the card identified again with its interrupt enabled */
+	assert_int_equal(rw(true, 0, 0x06, 0x08) & 0xff00u, R5_CMD);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_IDLE);
+	assert_int_equal(mh.fn[1].blksz, 0);
+	mh_sdio_to_tran();
+	assert_int_equal(rw(true, 0, 0x04, 0x03), R5_CMD | 0x03);
+	assert_int_equal(mmchal_mock_sdio_irq(&mh, 0x02), 0);
+	assert_true(mmchal_mock_irq_pending(&mh));
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_SDIO_IRQ);
+}
+
+/* The first byte past the CCCR and past the CIS area read 0 whatever the data
+   bits of the read carry; a CMD53 that ends exactly at the image's end is in
+   range; a CMD5 before the card is ready answers the OCR without the ready
+   bit. */
+static void test_area_ends(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+
+	(void)state;
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_to_tran();
+	assert_int_equal(rw(true, 0, 0x10, 0x40), R5_CMD | 0x40); /* function 0 block size */
+	assert_int_equal(rw(false, 0, 0x20, 0x5a), R5_CMD | 0x00);
+	assert_int_equal(rw(false, 0, 0x1000u + 0x80u, 0x5a), R5_CMD | 0x00);
+	assert_int_equal(rw(false, 0, 0x1ff00, 0x5a), R5_CMD | 0x00);
+	assert_int_equal(rd(0, 0x1000u), 0x20); /* CISTPL_MANFID, the area's first byte */
+	assert_int_equal(mh_pio(53, 1u << 28 | 1u << 26 | (64u * 1024u - 4u) << 9 | 4u,
+				MMCHAL_DIR_FROM_CARD, 4, 1, buf, &c, &d),
+			 ALL_DONE);
+	assert_int_equal(c.resp[0] & 0xff00u, R5_CMD);
+	assert_memory_equal(buf, &mh_image[64u * 1024u - 4u], 4);
+
+	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 64u * 1024u);
+	cfg.sdio_functions = 1;
+	cfg.op_cond_polls = 1;
+	mh_init(&cfg);
+	assert_int_equal(mh_cmd(5, 0, MMCHAL_RSP_R4, &c), CMD_DONE);
+	assert_int_equal(mh_cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], 1u << 28 | 0x00ff8000u); /* one function, OCR, not ready */
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_IDLE);
+	assert_int_equal(mh_cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], 1u << 31 | 1u << 28 | 0x00ff8000u);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
+}
+
 /* CCCR and CMD52/CMD5/CMD3 edges: reserved bus width and UHS speeds refused,
    functions that do not exist, the image's end, reads outside every area, and
    the commands outside their states. */
@@ -408,6 +476,8 @@ int main(void)
 		cmocka_unit_test(test_rw_extended),
 		cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_cmd52_edges),
+		cmocka_unit_test(test_blksz_bytes_and_reset),
+		cmocka_unit_test(test_area_ends),
 		cmocka_unit_test(test_cmd53_other_function),
 	};
 
