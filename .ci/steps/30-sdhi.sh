@@ -2,6 +2,7 @@
 # The gcc RelWithDebInfo tree of the build-type matrix (.ci/run) has the
 # benchmark built already; configured the same way, it is reused as it is.
 d=build/matrix-gcc-RelWithDebInfo
-cmake -S . -B "$d" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+grep -qs '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$d/CMakeCache.txt" || rm -rf "$d"
+cmake -S . -B "$d" -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$d" -j2 --target bench_request_sdhi
 "$d/bench/request/bench_request_sdhi" --check --instructions

@@ -12,7 +12,8 @@ cmake --workflow --preset lean-nostats
 # bad input is refused the same way (docs/footprint.md, MMCHAL_BACKENDS).
 for backends in sdhi_idmac sdhi_sysdmac; do
 	dir=build/one-$backends
-	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug "-DMMCHAL_BACKENDS=$backends" \
+	grep -qs '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt" || rm -rf "$dir"
+	cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DMMCHAL_BACKENDS=$backends" \
 		-DMMCHAL_BUILD_BENCH=OFF -DMMCHAL_BUILD_TOOLS=OFF >/dev/null
 	cmake --build "$dir" -j2 >/dev/null
 	ctest --test-dir "$dir" -j2 --output-on-failure | tail -3
@@ -22,6 +23,7 @@ done
 # library, its tools and its tests build and pass without the device-tree
 # front end.
 dir=build/no-libfdt
-cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DMMCHAL_WITH_LIBFDT=OFF -DMMCHAL_BUILD_BENCH=OFF >/dev/null
+grep -qs '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt" || rm -rf "$dir"
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DMMCHAL_WITH_LIBFDT=OFF -DMMCHAL_BUILD_BENCH=OFF >/dev/null
 cmake --build "$dir" -j2 >/dev/null
 ctest --test-dir "$dir" -j2 --output-on-failure | tail -3
