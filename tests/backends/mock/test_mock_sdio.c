@@ -354,6 +354,24 @@ static void test_area_ends(void **state)
 	assert_int_equal(mh.state, MMCHAL_MOCK_ST_READY);
 }
 
+/* An R5 reports and clears what was pending and nothing else: the R6 of a CMD3
+   asked again in stand-by after CMD52s carries only the RCA and the state. */
+static void test_r5_clears_pending(void **state)
+{
+	struct mmchal_cmd c;
+
+	(void)state;
+	mh_sdio_init(MMCHAL_BUS_4_BIT, 1);
+	mh_sdio_to_tran();
+	assert_int_equal(rd(0, 0x00), 0x43);
+	assert_int_equal(rw(false, 2, 0x00, 0), R5_CMD | MMCHAL_MOCK_R5_FUNCTION);
+	assert_int_equal(mh_cmd(7, 0, MMCHAL_RSP_NONE, &c), CMD_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_STBY);
+	assert_int_equal(mh_cmd(3, 0, MMCHAL_RSP_R6, &c), CMD_DONE);
+	assert_int_equal(c.resp[0], MH_RCA << 16 | MMCHAL_MOCK_R1_STATE(MMCHAL_MOCK_ST_STBY) |
+					    MMCHAL_MOCK_R1_READY_FOR_DATA);
+}
+
 /* CCCR and CMD52/CMD5/CMD3 edges: reserved bus width and UHS speeds refused,
    functions that do not exist, the image's end, reads outside every area, and
    the commands outside their states. */
@@ -478,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_cmd52_edges),
 		cmocka_unit_test(test_blksz_bytes_and_reset),
 		cmocka_unit_test(test_area_ends),
+		cmocka_unit_test(test_r5_clears_pending),
 		cmocka_unit_test(test_cmd53_other_function),
 	};
 
