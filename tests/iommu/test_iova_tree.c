@@ -19,24 +19,27 @@
 #include "iova_ref.h"
 
 #if defined(MMCHAL_ON_TARGET) && MMCHAL_ON_TARGET
-#define OPS_DENSE   12000u
-#define OPS_SPARSE  6000u
-#define LIVE_CAP    200u
-#define CHECK_EVERY 500u
-#define OPS_EVERY   3000u
-#define CAP_EVERY   150u
+#define OPS_DENSE    12000u
+#define OPS_SPARSE   6000u
+#define LIVE_CAP     200u
+#define CHECK_EVERY  500u
+#define OPS_EVERY    3000u
+#define CAP_EVERY    150u
+#define HEIGHT_EVERY 2u
 #else
-#define OPS_DENSE   700000u
-#define OPS_SPARSE  300000u
-#define LIVE_CAP    1000u
-#define CHECK_EVERY 2000u
-#define OPS_EVERY   20000u
-#define CAP_EVERY   300u
+#define OPS_DENSE    700000u
+#define OPS_SPARSE   300000u
+#define LIVE_CAP     1000u
+#define CHECK_EVERY  2000u
+#define OPS_EVERY    20000u
+#define CAP_EVERY    500u
+#define HEIGHT_EVERY 3u
 #endif
 
 static uint64_t pool[MMCHAL_IOVA_POOL_BYTES(LIVE_CAP) / 8u + 1u];
 static struct iova_ref ref;
 static struct mmchal_iova v;
+static uint32_t max_height; /* tallest tree a run() reached */
 static uint64_t rs;
 
 static uint64_t rnd(void)
@@ -119,6 +122,13 @@ static void run(uint32_t ops, uint64_t max_log, uint32_t cap, uint32_t every)
 		}
 		if (i % every == 0)
 			assert_int_equal(iova_ref_compare(&ref, &v), 0);
+		{
+			struct mmchal_iova_stats st;
+
+			assert_int_equal(mmchal_iova_get_stats(&v, &st), 0);
+			if (st.height > max_height)
+				max_height = st.height;
+		}
 	}
 	assert_int_equal(iova_ref_compare(&ref, &v), 0);
 	/* Drain: every free must succeed and leave an empty, consistent tree. */
@@ -163,8 +173,10 @@ static void test_top_of_range(void **state)
 static void test_checked_every_op(void **state)
 {
 	(void)state;
-	setup(1, 1u << 13, 0x4004);
+	setup(1, 1u << 15, 0x4004);
+	max_height = 0;
 	run(OPS_EVERY, 9, CAP_EVERY, 1);
+	assert_int_equal(max_height, HEIGHT_EVERY);
 }
 
 int main(void)
