@@ -21,7 +21,7 @@ cmake --build --preset fuzz
 .ci/pool.sh \
 	"python3 tools/mutate/mutate.py --sample ${MMCHAL_MUTATE_SAMPLE:-40} --seed ${MMCHAL_MUTATE_SEED:-12} --fail-under 90 --timeout 120 --quiet" \
 	"tools/fuzz-bounded.sh fuzz_iova 60" \
-	"tools/fuzz-bounded.sh fuzz_dt 60 ../shared/data/dt" \
+	"tools/fuzz-bounded.sh fuzz_dt 60 ../shared/data/dt tests/fuzz/dt" \
 	"tools/fuzz-bounded.sh fuzz_request 60 tests/fuzz/request" \
 	"tools/fuzz-bounded.sh fuzz_card 45 tests/fuzz/card" \
 	"tools/fuzz-bounded.sh fuzz_sdhi 45 tests/fuzz/sdhi" \

@@ -70,13 +70,13 @@ static bool named_like_sdhi(const char *s, uint32_t len)
 
 bool mmchal_dt_is_sdhi_(const struct mmchal_fdt_ *f, uint32_t node)
 {
-	uint32_t len, i, slen, n;
+	uint32_t len, i, slen, n, off = 0;
 	const uint8_t *p = mmchal_fdt_getprop_(f, node, "compatible", &len);
 	const char *s;
 
 	n = mmchal_fdt_stringlist_count_(p, len);
 	for (i = 0; i < n; i++) {
-		s = mmchal_fdt_stringlist_get_(p, len, i, &slen);
+		s = mmchal_fdt_stringlist_next_(p, len, &off, &slen);
 		if (s != NULL && (mmchal_sdhi_soc_lookup(s) != NULL || named_like_sdhi(s, slen)))
 			return true;
 	}
@@ -166,14 +166,14 @@ static void read_status(const struct mmchal_fdt_ *f, uint32_t node, struct mmcha
 /* Earliest compatible with a table entry (Linux of_match rule). */
 static bool match_compatible(const struct mmchal_fdt_ *f, uint32_t node, struct mmchal_dt_node *n)
 {
-	uint32_t len, i, cnt;
+	uint32_t len, i, cnt, off = 0;
 	const uint8_t *p = mmchal_fdt_getprop_(f, node, "compatible", &len);
 	struct why_ w;
 	struct mmchal_strbuf_ *sb;
 
 	cnt = mmchal_fdt_stringlist_count_(p, len);
 	for (i = 0; i < cnt; i++) {
-		const char *s = mmchal_fdt_stringlist_get_(p, len, i, NULL);
+		const char *s = mmchal_fdt_stringlist_next_(p, len, &off, NULL);
 		const struct mmchal_sdhi_soc *soc = mmchal_sdhi_soc_lookup(s);
 
 		if (soc == NULL)
@@ -330,12 +330,12 @@ static bool interrupt_parent(struct mmchal_dt_walk_ *w, uint32_t depth, uint32_t
 /* An Arm GIC ("arm,gic-400", "arm,cortex-a15-gic", "arm,gic-v3", ...). */
 static bool is_arm_gic(const struct mmchal_fdt_ *f, uint32_t node)
 {
-	uint32_t len, i, slen, cnt;
+	uint32_t len, i, slen, cnt, off = 0;
 	const uint8_t *p = mmchal_fdt_getprop_(f, node, "compatible", &len);
 
 	cnt = mmchal_fdt_stringlist_count_(p, len);
 	for (i = 0; i < cnt; i++) {
-		const char *s = mmchal_fdt_stringlist_get_(p, len, i, &slen);
+		const char *s = mmchal_fdt_stringlist_next_(p, len, &off, &slen);
 
 		if (starts_with(s, slen, "arm,") &&
 		    (ends_with(s, slen, "-gic") || starts_with(s, slen, "arm,gic-")))
@@ -468,7 +468,7 @@ static void read_iommu(const struct mmchal_dt_walk_ *w, uint32_t depth, struct m
 static void read_dmas(const struct mmchal_dt_walk_ *w, uint32_t depth, struct mmchal_dt_node *n)
 {
 	const struct mmchal_fdt_ *f = w->f;
-	uint32_t len, nlen, i, cnt;
+	uint32_t len, nlen, i, cnt, off = 0;
 	bool have = mmchal_fdt_getprop_(f, w->stack[depth], "dmas", &len) != NULL;
 	const uint8_t *names = mmchal_fdt_getprop_(f, w->stack[depth], "dma-names", &nlen);
 
@@ -476,7 +476,7 @@ static void read_dmas(const struct mmchal_dt_walk_ *w, uint32_t depth, struct mm
 		return;
 	cnt = mmchal_fdt_stringlist_count_(names, nlen);
 	for (i = 0; i < cnt; i++) {
-		const char *s = mmchal_fdt_stringlist_get_(names, nlen, i, NULL);
+		const char *s = mmchal_fdt_stringlist_next_(names, nlen, &off, NULL);
 
 		if (mmchal_dt_streq_(s, "tx") && n->dma_tx < UINT8_MAX)
 			n->dma_tx++;

@@ -100,6 +100,14 @@ bool mmchal_fdt_stringlist_ok_(const uint8_t *data, uint32_t len);
 uint32_t mmchal_fdt_stringlist_count_(const uint8_t *data, uint32_t len);
 const char *mmchal_fdt_stringlist_get_(const uint8_t *data, uint32_t len, uint32_t idx,
 				       uint32_t *slen);
+/*
+ * The string at offset *@p off of a list that count_ found valid (and its
+ * length), with *@p off moved past it; NULL once *@p off reaches the end. A
+ * walk over every string with next_ reads the list once; get_ for each index
+ * in turn reads it once per string, quadratic in a long list.
+ */
+const char *mmchal_fdt_stringlist_next_(const uint8_t *data, uint32_t len, uint32_t *off,
+					uint32_t *slen);
 
 /* NUL-terminated string equality with a bounded left side of length @p alen. */
 bool mmchal_fdt_streq_(const char *a, uint32_t alen, const char *b);

@@ -191,6 +191,22 @@ uint32_t mmchal_fdt_stringlist_count_(const uint8_t *data, uint32_t len)
 	return n;
 }
 
+const char *mmchal_fdt_stringlist_next_(const uint8_t *data, uint32_t len, uint32_t *off,
+					uint32_t *slen)
+{
+	const uint8_t *s;
+	uint32_t n;
+
+	if (data == NULL || *off >= len)
+		return NULL;
+	s = data + *off;
+	n = bounded_strlen(s, len - *off);
+	if (slen != NULL)
+		*slen = n;
+	*off += n + 1u;
+	return (const char *)s;
+}
+
 const char *mmchal_fdt_stringlist_get_(const uint8_t *data, uint32_t len, uint32_t idx,
 				       uint32_t *slen)
 {

@@ -93,6 +93,46 @@ static void test_stringlists(void **state)
 	assert_int_equal(slen, 0);
 }
 
+/* The one-pass walk: each string with its length and the offset after it,
+   then NULL at the end, with the offset and length left alone. */
+static void test_stringlist_next(void **state)
+{
+	static const uint8_t two[] = "ab\0cde"; /* 7 bytes: "ab", "cde" */
+	static const uint8_t empties[3] = {0, 0, 0};
+	uint32_t off = 0, slen = 99;
+
+	(void)state;
+	assert_ptr_equal(mmchal_fdt_stringlist_next_(two, sizeof(two), &off, &slen), two);
+	assert_int_equal(slen, 2);
+	assert_int_equal(off, 3);
+	assert_ptr_equal(mmchal_fdt_stringlist_next_(two, sizeof(two), &off, NULL), two + 3);
+	assert_int_equal(off, 7);
+	assert_null(mmchal_fdt_stringlist_next_(two, sizeof(two), &off, &slen));
+	assert_int_equal(off, 7);
+	assert_int_equal(slen, 2);
+	off = 0;
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_ptr_equal(mmchal_fdt_stringlist_next_(empties, sizeof(empties), &off, &slen),
+				 empties + i);
+		assert_int_equal(slen, 0);
+		assert_int_equal(off, i + 1u);
+	}
+	assert_null(mmchal_fdt_stringlist_next_(empties, sizeof(empties), &off, &slen));
+	/* Never past len, even in a list without its final NUL: "bc" of the
+	   4-byte view "a\0bc" of a longer buffer. */
+	{
+		static const uint8_t longer[8] = {'a', 0, 'b', 'c', 'd', 'e', 'f', 0};
+
+		off = 2;
+		assert_ptr_equal(mmchal_fdt_stringlist_next_(longer, 4, &off, &slen), longer + 2);
+		assert_int_equal(slen, 2);
+		assert_int_equal(off, 5);
+	}
+	off = 0;
+	assert_null(mmchal_fdt_stringlist_next_(NULL, 4, &off, &slen));
+	assert_int_equal(off, 0);
+}
+
 /* A tree with known offsets: / { a; b = <5>; nop; node@1 { phandle }; x { } }. */
 struct tree {
 	unsigned char *blob;
@@ -736,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_be32),
 		cmocka_unit_test(test_streq),
 		cmocka_unit_test(test_stringlists),
+		cmocka_unit_test(test_stringlist_next),
 		cmocka_unit_test(test_init_counts),
 		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_unknown_token_in_check),
