@@ -748,15 +748,13 @@ static void test_old_top_gap(void **state)
 	expect_top(1, 1000);
 }
 
-static void test_search_paths(void **state)
+/* build_packed() with one gap in the tree, at the last page of the root's
+ * first subtree (returned), and the top gap unknown: a page of the last
+ * subtree was freed and taken back after it. */
+static uint64_t build_tree_gap(void)
 {
-	struct mmchal_iova_stats st;
-	uint64_t q, p, s;
+	uint64_t q, p;
 
-	(void)state;
-	/* A gap between the root's first two subtrees, found by the search
-	 * once the top gap is unknown: the range goes last into the rightmost
-	 * leaf below the gap. */
 	build_packed();
 	q = v.root->end[0];
 	assert_int_equal(mmchal_iova_free(&v, q), 0);
@@ -766,6 +764,19 @@ static void test_search_paths(void **state)
 	expect_top(p, p);
 	alloc_expect(1, 100000, p);
 	assert_false(v.top_valid);
+	return q;
+}
+
+static void test_search_paths(void **state)
+{
+	struct mmchal_iova_stats st;
+	uint64_t q, s;
+
+	(void)state;
+	/* A gap between the root's first two subtrees, found by the search
+	 * once the top gap is unknown: the range goes last into the rightmost
+	 * leaf below the gap. */
+	q = build_tree_gap();
 	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
 	alloc_expect(1, 100000, q);
 	expect_visits(5, 5);
@@ -855,6 +866,177 @@ static void test_visit_totals(void **state)
 	assert_int_equal(nodes_sum, 24475);
 }
 
+/* 16 ranges of two pages in one full leaf, [969, 1000]; then the range at
+ * index hole is freed and a page taken back from the top of its gap, so
+ * the leaf is full again with one free page (returned) below entry hole. */
+static uint64_t build_full_leaf_with_hole(unsigned int hole)
+{
+	uint64_t q = 969u + 2u * hole;
+
+	init(1, 1000, sizeof(pool));
+	for (uint64_t i = 0; i < IOVA_B; i++)
+		alloc_expect(2, 1000, 999u - 2u * i);
+	assert_int_equal(v.height, 1);
+	assert_int_equal(v.root->n, IOVA_B);
+	assert_int_equal(v.root->key[hole], q);
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	alloc_expect(1, 1000, q + 1u);
+	assert_int_equal(v.root->n, IOVA_B);
+	assert_int_equal(v.root->key[hole], q + 1u);
+	expect_top(q, q);
+	return q;
+}
+
+/*
+ * A full leaf split by a range that goes into its middle: the first
+ * IOVA_MIN entries stay, the rest move to a new right leaf, and the new range
+ * joins the half it sorts into; at index IOVA_MIN exactly, that is the left
+ * one. The hint names the leaf that received the range, which is then found
+ * without a descent.
+ */
+static void test_split_in_the_middle(void **state)
+{
+	const iova_node_ *l, *r;
+	uint64_t q;
+
+	(void)state;
+	q = build_full_leaf_with_hole(IOVA_MIN);
+	alloc_expect(1, 1000, q);
+	assert_int_equal(v.height, 2);
+	l = v.root->child[0];
+	r = v.root->child[1];
+	assert_int_equal(l->n, IOVA_MIN + 1u);
+	assert_int_equal(r->n, IOVA_B - IOVA_MIN);
+	assert_int_equal(l->key[IOVA_MIN], q);
+	assert_int_equal(r->key[0], q + 1u);
+	assert_ptr_equal(v.hint, l);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+
+	/* One further right: the range is the second entry of the right leaf,
+	 * and the hint moves there from the leaf that was split. */
+	q = build_full_leaf_with_hole(IOVA_MIN + 1u);
+	assert_ptr_equal(v.hint, v.root);
+	alloc_expect(1, 1000, q);
+	l = v.root->child[0];
+	r = v.root->child[1];
+	assert_int_equal(l->n, IOVA_MIN);
+	assert_int_equal(r->n, IOVA_B - IOVA_MIN + 1u);
+	assert_int_equal(r->key[0], q - 2u);
+	assert_int_equal(r->key[1], q);
+	assert_ptr_equal(v.hint, r);
+	/* Freed again (a deferred removal): found in the hinted leaf, one
+	 * visit where a descent would take two. */
+	assert_int_equal(mmchal_iova_reset_stats(&v), 0);
+	assert_int_equal(mmchal_iova_free(&v, q), 0);
+	assert_ptr_equal(v.pend, r);
+	expect_visits(1, 1);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* A range placed by the search goes into the leaf the search names, which
+ * becomes the hint even when the hint named another leaf before. */
+static void test_hint_follows_search(void **state)
+{
+	const iova_node_ *last;
+	uint64_t q, p, x;
+
+	(void)state;
+	q = build_tree_gap();
+	p = v.root->key[v.root->n - 1u] + 5u;
+	/* The first range of the last leaf, freed and taken back: the hint
+	 * names the leaf that holds it (the last leaf merged into its left
+	 * neighbour), and the top gap is unknown again. */
+	last = v.root;
+	while (!last->leaf)
+		last = last->child[last->n - 1u];
+	x = last->key[0];
+	assert_true(x > p);
+	assert_int_equal(mmchal_iova_free(&v, x), 0);
+	expect_top(x, x);
+	alloc_expect(1, 100000, x);
+	assert_false(v.top_valid);
+	assert_ptr_equal(v.hint, leaf_of(x));
+	/* Only the tree gap at q is left; the search puts the range there. */
+	alloc_expect(1, 100000, q);
+	assert_ptr_equal(v.hint, leaf_of(q));
+	assert_true(v.hint != leaf_of(x));
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/*
+ * The gap between two sibling leaves, counted in their parent's own gaps,
+ * joins a freed range into the new top gap while the old top gap is
+ * unknown: the parent's own gap must drop to what is left (none), not keep
+ * the value of the gap that became the top gap.
+ */
+static void test_gap_between_leaves_joins_top(void **state)
+{
+	const iova_node_ *a, *b;
+
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	for (uint64_t i = 0; i < IOVA_B; i++)
+		alloc_expect(2, 1000, 999u - 2u * i);
+	/* Entry 8 ([985, 986]) freed and its upper page taken back: page 985
+	 * is the top gap. */
+	assert_int_equal(mmchal_iova_free(&v, 985), 0);
+	alloc_expect(1, 1000, 986);
+	expect_top(985, 985);
+	/* Entry 9 ([987, 988]) freed: the new top gap, 985 an ordinary one.
+	 * One page back, then the other: the full leaf splits after entry 8,
+	 * with 985 between the two halves, and the top gap is unknown,
+	 * bounded at 986. */
+	assert_int_equal(mmchal_iova_free(&v, 987), 0);
+	expect_top(987, 988);
+	alloc_expect(1, 1000, 988);
+	expect_top(987, 987);
+	alloc_expect(1, 1000, 987);
+	assert_false(v.top_valid);
+	assert_int_equal(v.top_b, 986);
+	assert_int_equal(v.height, 2);
+	a = v.root->child[0];
+	b = v.root->child[1];
+	assert_int_equal(a->n, IOVA_MIN);
+	assert_int_equal(b->n, IOVA_B - IOVA_MIN + 1u);
+	assert_int_equal(a->end[a->n - 1u], 984);
+	assert_int_equal(b->key[0], 986);
+	assert_int_equal(v.root->own_gap, 1);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+	/* 986 freed: 985..986 is the top gap, and the root has no gap of its
+	 * own left. */
+	assert_int_equal(mmchal_iova_free(&v, 986), 0);
+	expect_top(985, 986);
+	assert_ptr_equal(v.root->child[1], b);
+	assert_int_equal(b->key[0], 987);
+	assert_int_equal(v.root->own_gap, 0);
+	assert_int_equal(v.root->own_ord, 0);
+	alloc_expect(2, 1000, 985);
+	assert_int_equal(mmchal_iova_check(&v), 0);
+}
+
+/* A tree emptied by its last free is in the state of a fresh allocator. */
+static void test_emptied_tree_is_fresh(void **state)
+{
+	(void)state;
+	init(1, 1000, sizeof(pool));
+	for (uint64_t i = 0; i < 5u; i++)
+		alloc_expect(1, 1000, 1000u - i);
+	/* 999 is the top gap, 997 an ordinary one that the tree counts. */
+	assert_int_equal(mmchal_iova_free(&v, 999), 0);
+	assert_int_equal(mmchal_iova_free(&v, 997), 0);
+	assert_int_equal(v.root_gap, 1);
+	assert_int_equal(v.root_ord, 1);
+	assert_int_equal(mmchal_iova_free(&v, 1000), 0);
+	assert_int_equal(mmchal_iova_free(&v, 998), 0);
+	assert_int_equal(mmchal_iova_free(&v, 996), 0);
+	assert_null(v.root);
+	assert_null(v.hint);
+	assert_int_equal(v.height, 0);
+	assert_int_equal(v.root_gap, 0);
+	assert_int_equal(v.root_ord, 0);
+	expect_top(1, 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -875,6 +1057,10 @@ int main(void)
 		cmocka_unit_test(test_old_top_gap),
 		cmocka_unit_test(test_search_paths),
 		cmocka_unit_test(test_visit_totals),
+		cmocka_unit_test(test_split_in_the_middle),
+		cmocka_unit_test(test_hint_follows_search),
+		cmocka_unit_test(test_gap_between_leaves_joins_top),
+		cmocka_unit_test(test_emptied_tree_is_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
