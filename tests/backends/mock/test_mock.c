@@ -1164,6 +1164,104 @@ static void test_busy_poll_removal_and_status(void **state)
 	assert_false(st.busy);
 }
 
+/* Slot ops at their edges: a timing past the last one, handle_irq counted,
+   a controller reset (probe) that ends what was in flight, hw_reset and
+   tuning refused while a request is in flight, tuning after a removal,
+   power off releasing DAT0, a removal and reinsertion seen across a power
+   cycle. */
+static void test_slot_op_edges(void **state)
+{
+	struct mmchal_mock_cfg cfg;
+	struct mmchal_ios ios = {400000, MMCHAL_BUS_WIDTH_1, MMCHAL_TIMING_LEGACY, MMCHAL_POWER_ON,
+				 MMCHAL_SIGNAL_330};
+	struct mmchal_xfer x;
+	struct mmchal_cmd c;
+	struct mmchal_data d;
+	uint64_t irqs;
+	uint32_t ev;
+
+	(void)state;
+	/* No image: an SDIO card needs none but then may not name a size; a
+	   memory card needs one of at least a block. */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDIO, 0);
+	cfg.image = NULL;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+	cfg.image_size = 512;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, 0);
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), MMCHAL_EINVAL);
+	cfg.image_size = 512u * 1024u;
+	assert_int_equal(mmchal_mock_init(&mh, &cfg), 0);
+
+	/* A host that declares every bus mode still has no timing after HS400. */
+	mh_cfg(&cfg, MMCHAL_MOCK_SDHC, MH_IMAGE_SIZE);
+	cfg.host.bus = UINT32_MAX;
+	cfg.busy_latency = 3;
+	sd_tran(&cfg);
+	ios.timing = MMCHAL_TIMING_MMC_HS400;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	ios.timing = (enum mmchal_timing)(MMCHAL_TIMING_MMC_HS400 + 1);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), MMCHAL_EINVAL);
+	ios.timing = MMCHAL_TIMING_LEGACY;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+
+	/* Every handle_irq call is counted, with or without work. */
+	irqs = mmchal_mock_stats(&mh)->irq_calls;
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+		assert_int_equal(ev, 0);
+	}
+	assert_int_equal(mmchal_mock_stats(&mh)->irq_calls, irqs + 3u);
+
+	/* In flight: no hardware reset and no tuning; a controller reset
+	   (probe) ends the request, and both are taken again. */
+	start_stop(&x, &c);
+	assert_true(mmchal_mock_busy(&mh));
+	assert_int_equal(mh_ops->hw_reset(&mh), MMCHAL_EBUSY);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), MMCHAL_EBUSY);
+	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->tunings, 0);
+	assert_int_equal(mh_ops->probe(&mh), 0);
+	assert_false(mmchal_mock_busy(&mh));
+	assert_int_equal(mh_ops->hw_reset(&mh), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->hw_resets, 1);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), 0);
+	assert_int_equal(mmchal_mock_stats(&mh)->tunings, 1);
+
+	/* A write leaves the card programming, DAT0 low; without power the
+	   card holds nothing low. */
+	assert_int_equal(mh_pio(24, 0, MMCHAL_DIR_TO_CARD, 512, 1, buf, &c, &d), ALL_DONE);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_PRG);
+	assert_int_equal(mh_ops->card_busy(&mh), 1);
+	ios.power_mode = MMCHAL_POWER_OFF;
+	ios.clock_hz = 0;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mh_ops->card_busy(&mh), 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_OFF);
+
+	/* Removed and put back while the slot is off: set_ios sees both, so
+	   the next interrupt reports the card change, and power-up finds the
+	   new card in idle. */
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	mmchal_mock_set_present(&mh, true);
+	ios.power_mode = MMCHAL_POWER_ON;
+	ios.clock_hz = 400000;
+	assert_int_equal(mh_ops->set_ios(&mh, &ios), 0);
+	assert_int_equal(mh.state, MMCHAL_MOCK_ST_IDLE);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, MMCHAL_EV_CARD_CHANGE);
+	assert_int_equal(mh_ops->handle_irq(&mh, &ev), 0);
+	assert_int_equal(ev, 0);
+
+	/* Tuning notices a removal nobody has reported yet. */
+	sd_tran(&cfg);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), 0);
+	mmchal_mock_set_present(&mh, false);
+	assert_int_equal(mh_ops->execute_tuning(&mh, 19), MMCHAL_ENOMEDIUM);
+	assert_int_equal(mmchal_mock_stats(&mh)->tunings, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1188,6 +1286,7 @@ int main(void)
 		cmocka_unit_test(test_log_odd_ring),
 		cmocka_unit_test(test_init_edges_and_zero_latency),
 		cmocka_unit_test(test_busy_poll_removal_and_status),
+		cmocka_unit_test(test_slot_op_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
