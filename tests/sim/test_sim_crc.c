@@ -5,7 +5,8 @@
  * The SDHI model drops that byte as the controller does, so only a direct
  * call can see it. With a zero initial value, leading zero bytes do not
  * change the CRC, so a 5-byte command frame right-aligned in the register
- * gives the frame's well-known last byte.
+ * gives the frame's well-known last byte. The CID and CSD the card models
+ * build carry a valid CRC7 (checked against a bit-by-bit CRC written here).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,11 +75,57 @@ static void test_whole_register(void **state)
 	assert_int_equal(reg[15], 0x89);
 }
 
+/* CRC7 of bytes 0-14, computed here bit by bit, independently of the model. */
+static uint8_t crc7_ref(const uint8_t reg[16])
+{
+	uint8_t crc = 0;
+
+	for (unsigned bit = 0; bit < 120u; bit++) {
+		unsigned in = (reg[bit / 8u] >> (7u - bit % 8u)) & 1u;
+		unsigned fb = in ^ ((crc >> 6) & 1u);
+
+		crc = (uint8_t)((crc << 1) & 0x7fu);
+		if (fb)
+			crc ^= 0x09u;
+	}
+	return (uint8_t)((crc << 1) | 1u);
+}
+
+/*
+ * The CID and CSD a card is given at insertion (and again at CMD0) carry a
+ * valid CRC7 in byte 15, as on a real card (PROTOCOL.md section 0: R2 carries
+ * the register with its own CRC7): eMMC and SD, two serial numbers each (the
+ * PSN is in the CID, so its CRC changes with it).
+ */
+static void test_register_crcs(void **state)
+{
+	static const enum mmchal_sim_card_kind kinds[] = {MMCHAL_SIM_CARD_MMC, MMCHAL_SIM_CARD_SD};
+	static const uint32_t serials[] = {0x0badcafeu, 0x00000001u};
+	static struct sim_card c;
+
+	(void)state;
+	for (unsigned k = 0; k < 2; k++) {
+		for (unsigned s = 0; s < 2; s++) {
+			memset(&c, 0, sizeof(c));
+			assert_int_equal(mmchal_sim_card_defaults(kinds[k], &c.cfg), 0);
+			c.cfg.serial = serials[s];
+			if (kinds[k] == MMCHAL_SIM_CARD_MMC)
+				mmc_init_regs_(&c);
+			else
+				sd_init_regs_(&c);
+			assert_int_equal(c.cid[0], 0xaa); /* MID: the registers are there */
+			assert_int_equal(c.cid[15], crc7_ref(c.cid));
+			assert_int_equal(c.csd[15], crc7_ref(c.csd));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_frames),
 		cmocka_unit_test(test_whole_register),
+		cmocka_unit_test(test_register_crcs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
