@@ -254,14 +254,14 @@ static inline uint32_t drv_pio_write(struct drv *d, uint16_t cmd, uint32_t arg, 
 	return (st & S_ERRORS) ? (st & S_ERRORS) : (st & S_ACCESS_END) ? 0 : S_DATA_TO;
 }
 
-/* SD: CMD0, CMD8, ACMD41 loop, CMD2, CMD3, CMD9, CMD7, ACMD6(4-bit). Returns the RCA. */
-static inline uint32_t drv_sd_init(struct drv *d)
+/* SD up to ready: CMD0, CMD8, then CMD55 + ACMD41 (HCS, 2.7-3.6 V) until the
+ * card reports power-up done (at most 100 rounds, 100 us apart); false when
+ * CMD8 fails. The last R3 is left in d->rsp[0]. */
+static inline bool drv_sd_ready(struct drv *d)
 {
-	uint32_t rca;
-
 	drv_cmd(d, C_NONE | 0, 0);
 	if (drv_cmd(d, C_R1 | 8, 0x1aa))
-		return 0;
+		return false;
 	for (int i = 0; i < 100; i++) {
 		drv_cmd(d, C_R1 | 55, 0);
 		drv_cmd(d, C_R3 | C_ACMD | 41, 0x40ff8000u);
@@ -269,6 +269,16 @@ static inline uint32_t drv_sd_init(struct drv *d)
 			break;
 		d->port.ops->delay_us(d->port.ctx, 100);
 	}
+	return true;
+}
+
+/* SD: CMD0, CMD8, ACMD41 loop, CMD2, CMD3, CMD9, CMD7, ACMD6(4-bit). Returns the RCA. */
+static inline uint32_t drv_sd_init(struct drv *d)
+{
+	uint32_t rca;
+
+	if (!drv_sd_ready(d))
+		return 0;
 	drv_cmd(d, C_R2 | 2, 0);
 	drv_cmd(d, C_R1 | 3, 0);
 	rca = d->rsp[0] >> 16;

@@ -91,15 +91,7 @@ static struct mmchal_sim_card_config fast_card(enum mmchal_sim_card_kind kind)
 /* SD up to stand-by: CMD0, CMD8, ACMD41 until ready, CMD2 (CID checked), CMD3. */
 static uint32_t sd_to_stby(struct drv *d, const uint8_t cid[16], uint32_t ocr)
 {
-	drv_cmd(d, C_NONE | 0, 0);
-	assert_int_equal(drv_cmd(d, C_R1 | 8, 0x1aa), 0);
-	for (int i = 0; i < 100; i++) {
-		drv_cmd(d, C_R1 | 55, 0);
-		drv_cmd(d, C_R3 | C_ACMD | 41, 0x40ff8000u);
-		if (d->rsp[0] & 0x80000000u)
-			break;
-		d->port.ops->delay_us(d->port.ctx, 100);
-	}
+	assert_true(drv_sd_ready(d));
 	assert_int_equal(d->rsp[0], ocr); /* no S18A: not asked for */
 	assert_r2(d, C_R2 | 2, 0, cid);
 	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);

@@ -51,15 +51,7 @@ static void open_with_card(struct drv *d, const struct mmchal_sim_config *cfg,
 /* SD identification up to stand-by (CMD0, CMD8, ACMD41 until ready, CMD2, CMD3); the RCA. */
 static uint32_t sd_to_stby(struct drv *d)
 {
-	drv_cmd(d, C_NONE | 0, 0);
-	assert_int_equal(drv_cmd(d, C_R1 | 8, 0x1aa), 0);
-	for (int i = 0; i < 100; i++) {
-		drv_cmd(d, C_R1 | 55, 0);
-		drv_cmd(d, C_R3 | C_ACMD | 41, 0x40ff8000u);
-		if (d->rsp[0] & 0x80000000u)
-			break;
-		d->port.ops->delay_us(d->port.ctx, 100);
-	}
+	assert_true(drv_sd_ready(d));
 	assert_int_equal(drv_cmd(d, C_R2 | 2, 0), 0);
 	assert_int_equal(drv_cmd(d, C_R1 | 3, 0), 0);
 	assert_int_equal(mmchal_sim_card_state(d->sim), MMCHAL_SIM_ST_STBY);
@@ -578,6 +570,19 @@ static void test_response_timing_by_length(void **state)
 	drv_close(&d);
 }
 
+/* Issue a command, wait for its response end and check the error status
+ * bits of SD_INFO2 (with the response end) and SD_ERR_STS1. */
+static void expect_checked(struct drv *d, uint16_t cmd, uint32_t arg, uint32_t status,
+			   uint16_t err1)
+{
+	uint32_t st;
+
+	issue(d, cmd, arg);
+	st = drv_wait(d, S_RSP_END, 10000000u);
+	assert_int_equal(st & (S_RSP_END | S_ERRORS), status);
+	assert_int_equal(mmchal_bus_rd16(&d->bus, R_ERR1), err1);
+}
+
 /*
  * Error detail registers. The controller checks a response by the type in
  * SD_CMD (or the one it infers when bits 10:8 are 0, from the index: R1 for
@@ -591,7 +596,6 @@ static void test_error_detail_registers(void **state)
 {
 	struct mmchal_sim_card_config cc = sd_cfg();
 	struct drv d;
-	uint32_t st;
 
 	(void)state;
 	open_with_card(&d, NULL, NULL);
@@ -604,32 +608,21 @@ static void test_error_detail_registers(void **state)
 	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
 
 	/* CMD8 checked as R2: end-bit error. */
-	issue(&d, C_R2 | 8, 0x1aa);
-	st = drv_wait(&d, S_RSP_END, 10000000u);
-	assert_int_equal(st & (S_RSP_END | S_ERRORS), S_RSP_END | S_END);
-	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2010u);
+	expect_checked(&d, C_R2 | 8, 0x1aa, S_RSP_END | S_END, 0x2010u);
 
 	/* ACMD41 sent with an inferred type and no 0x0040 flag: checked as R1. */
 	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
-	issue(&d, 41, 0x40ff8000u);
-	st = drv_wait(&d, S_RSP_END, 10000000u);
-	assert_int_equal(st & (S_RSP_END | S_ERRORS), S_RSP_END | S_CRC | S_CMD_IDX);
-	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2101u);
+	expect_checked(&d, 41, 0x40ff8000u, S_RSP_END | S_CRC | S_CMD_IDX, 0x2101u);
 	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR2), 0);
 
 	/* The same with the flag: inferred R3, no error. */
 	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
-	issue(&d, C_ACMD | 41, 0x40ff8000u);
-	st = drv_wait(&d, S_RSP_END, 10000000u);
-	assert_int_equal(st & (S_RSP_END | S_ERRORS), S_RSP_END);
-	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2000u);
+	expect_checked(&d, C_ACMD | 41, 0x40ff8000u, S_RSP_END, 0x2000u);
 
 	/* Explicit R1b on ACMD41: checked like R1. */
 	assert_int_equal(drv_cmd(&d, C_R1 | 55, 0), 0);
-	issue(&d, C_R1B | C_ACMD | 41, 0x40ff8000u);
-	st = drv_wait(&d, S_RSP_END, 10000000u);
-	assert_int_equal(st & (S_RSP_END | S_ERRORS), S_RSP_END | S_CRC | S_CMD_IDX);
-	assert_int_equal(mmchal_bus_rd16(&d.bus, R_ERR1), 0x2101u);
+	expect_checked(&d, C_R1B | C_ACMD | 41, 0x40ff8000u, S_RSP_END | S_CRC | S_CMD_IDX,
+		       0x2101u);
 
 	/* An R2 checked as R2: no error, ERR_STS1 back to the CRC status only. */
 	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_READY);
@@ -665,6 +658,19 @@ static void test_inferred_r1b_select(void **state)
 	drv_close(&d);
 }
 
+/* A card in tran that has just taken one block by PIO and is programming it
+ * (DAT0 low). */
+static void open_programming(struct drv *d, const struct mmchal_sim_card_config *cc, uint8_t fill)
+{
+	uint8_t blk[512];
+
+	open_with_card(d, NULL, cc);
+	drv_sd_init(d);
+	memset(blk, fill, sizeof(blk));
+	assert_int_equal(drv_pio_write(d, C_R1 | 24, 0, 512, 1, blk), 0);
+	assert_false(drv_status(d) & S_DAT0);
+}
+
 /*
  * CMD38 (ERASE) is R1b too: with an inferred type its response end waits for
  * the erase busy (1 ms, one 4 MiB unit). Before it, a write whose access end
@@ -674,16 +680,11 @@ static void test_inferred_r1b_select(void **state)
 static void test_inferred_r1b_erase_after_write(void **state)
 {
 	struct mmchal_sim_card_config cc = sd_cfg();
-	uint8_t blk[512];
 	struct drv d;
 	uint32_t st;
 
 	(void)state;
-	open_with_card(&d, NULL, &cc);
-	drv_sd_init(&d);
-	memset(blk, 0x3c, sizeof(blk));
-	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 0, 512, 1, blk), 0);
-	assert_false(drv_status(&d) & S_DAT0);
+	open_programming(&d, &cc, 0x3c);
 	st = drv_wait(&d, S_ACCESS_END, 100000000u);
 	assert_true((st & (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN)) ==
 		    (S_ACCESS_END | S_DAT0 | S_SCLKDIVEN));
@@ -705,7 +706,6 @@ static void test_inferred_r1b_erase_after_write(void **state)
 static void test_soft_reset_cancels_busy_waits(void **state)
 {
 	struct mmchal_sim_card_config cc = sd_cfg();
-	uint8_t blk[512];
 	struct drv d;
 	uint32_t rca;
 
@@ -723,11 +723,7 @@ static void test_soft_reset_cancels_busy_waits(void **state)
 	assert_int_equal(drv_status(&d) & (S_RSP_END | S_ACCESS_END | S_CBSY | S_DAT0), S_DAT0);
 	drv_close(&d);
 
-	open_with_card(&d, NULL, &cc);
-	drv_sd_init(&d);
-	memset(blk, 0x5a, sizeof(blk));
-	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 0, 512, 1, blk), 0);
-	assert_false(drv_status(&d) & S_DAT0); /* programming: 2 ms */
+	open_programming(&d, &cc, 0x5a); /* programming: 2 ms */
 	SOFT_RESET(&d);
 	mmchal_sim_advance(d.sim, 3000000u);
 	assert_int_equal(drv_status(&d) & (S_RSP_END | S_ACCESS_END | S_DAT0), S_DAT0);
