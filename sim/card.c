@@ -224,9 +224,15 @@ bool card_ddr_(const struct mmchal_sim *sim)
 	       t == MMCHAL_TIMING_MMC_HS400;
 }
 
+/*
+ * A deselected card that programs on (dis) does not drive DAT0 (SD Physical
+ * Layer 4.10 section 4.3): busy shows again when it is selected (back to prg).
+ */
 bool card_dat0_busy_(const struct mmchal_sim *sim)
 {
-	return sim->card.present && (sim->card.busy || sim->card.stuck);
+	const struct sim_card *c = &sim->card;
+
+	return c->present && ((c->busy && c->state != MMCHAL_SIM_ST_DIS) || c->stuck);
 }
 
 void card_busy_end_(struct mmchal_sim *sim)
@@ -401,6 +407,32 @@ void card_r1_resp_(struct mmchal_sim *sim, int st0, struct card_resp *r)
 bool card_addressed_(const struct sim_card *c, uint32_t arg)
 {
 	return (arg >> 16) == c->rca;
+}
+
+/*
+ * CMD7 while the card programs (PROTOCOL.md section 1; SD Physical Layer 4.10
+ * section 4.3, figure 4-13): addressed to another card (or 0), a card in prg
+ * goes to dis with no response and programs on without driving DAT0, then
+ * to stby when done; selected again in dis, it answers and returns to prg
+ * with DAT0 busy again. Returns false when @st0 is neither, or for a CMD7
+ * that selects a card already in prg (illegal there).
+ */
+bool card_select_programming_(struct mmchal_sim *sim, struct sim_card *c, uint32_t arg, int st0,
+			      struct card_resp *r)
+{
+	bool me = card_addressed_(c, arg);
+
+	if (st0 == MMCHAL_SIM_ST_PRG && !me) {
+		c->state = MMCHAL_SIM_ST_DIS;
+		return true;
+	}
+	if (st0 != MMCHAL_SIM_ST_DIS)
+		return false;
+	if (me) {
+		card_r1_resp_(sim, st0, r);
+		c->state = MMCHAL_SIM_ST_PRG;
+	}
+	return true;
 }
 
 /*

@@ -267,6 +267,8 @@ void mmc_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_res
 			c->state = ST(PRG);
 		return;
 	case 7: /* SELECT/DESELECT_CARD */
+		if (card_select_programming_(sim, c, arg, st0, r))
+			return;
 		if (st0 == ST(STBY) && card_addressed_(c, arg)) {
 			card_r1_resp_(sim, st0, r);
 			c->state = ST(TRAN);

@@ -321,6 +321,8 @@ void sd_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp
 		start_payload_read(sim, st0, r);
 		return;
 	case 7: /* SELECT/DESELECT_CARD */
+		if (card_select_programming_(sim, c, arg, st0, r))
+			return;
 		if (st0 == ST(STBY) && card_addressed_(c, arg)) {
 			card_r1_resp_(sim, st0, r);
 			r->busy_ns = c->cfg.switch_busy_ns;

@@ -378,6 +378,8 @@ bool card_addressed_(const struct sim_card *c, uint32_t arg);
 void card_go_idle_(struct mmchal_sim *sim, struct sim_card *c);
 void card_start_rw_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint64_t addr, bool wr,
 		    int st0, struct card_resp *r);
+bool card_select_programming_(struct mmchal_sim *sim, struct sim_card *c, uint32_t arg, int st0,
+			      struct card_resp *r);
 bool card_stop_or_status_(struct mmchal_sim *sim, struct sim_card *c, uint8_t idx, uint32_t arg,
 			  int st0, struct card_resp *r);
 

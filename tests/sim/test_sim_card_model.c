@@ -352,6 +352,76 @@ static void test_ready_for_data_clear_while_busy(void **state)
 }
 
 /*
+ * CMD7 while the card programs a write (PROTOCOL.md section 1; SD Physical
+ * Layer 4.10 section 4.3): deselected, it goes from prg to dis with no
+ * response and lets DAT0 go while it programs on; CMD13 answers dis without
+ * READY_FOR_DATA and a CMD7 to another card leaves it there; selected again
+ * it answers dis, returns to prg with DAT0 low, and to tran when the write
+ * busy ends, not earlier. Left deselected, it ends in stand-by. A CMD7 that
+ * selects the card while it is in prg is illegal.
+ */
+static void deselect_while_programming(enum mmchal_sim_card_kind kind)
+{
+	const uint32_t dis = R1_ST(MMCHAL_SIM_ST_DIS);
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+	uint8_t blk[512];
+	uint64_t t_wr;
+	uint32_t rca;
+
+	card_cfg(&cc, kind);
+	cc.write_busy_ns = 20000000u;
+	rca = open_card(&d, NULL, &cc, true);
+	memset(blk, 0x5a, sizeof(blk));
+
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 8, 512, 1, blk), 0);
+	t_wr = mmchal_sim_now(d.sim);
+	assert_int_equal(drv_status(&d) & S_DAT0, 0);
+	assert_int_equal(drv_cmd(&d, C_NONE | 7, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_DIS);
+	assert_int_equal(drv_status(&d) & S_DAT0, S_DAT0);
+	assert_int_equal(status(&d, rca), dis);
+	assert_int_equal(drv_cmd(&d, C_R1 | 7, (rca + 1u) << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_DIS);
+	assert_int_equal(r1(&d, C_R1 | 7, rca << 16), dis);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_PRG);
+	assert_int_equal(drv_status(&d) & S_DAT0, 0);
+	/* Selecting a card that is already in prg is illegal: no response. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 7, rca << 16), MMCHAL_ETIMEDOUT);
+	assert_int_equal(status(&d, rca), R1_ILLEGAL | R1_ST(MMCHAL_SIM_ST_PRG));
+	assert_true(drv_wait_not_busy(&d, 40000000u) & S_DAT0);
+	assert_true(mmchal_sim_now(d.sim) - t_wr >= 19000000u);
+	assert_true(mmchal_sim_now(d.sim) - t_wr <= 20100000u);
+	assert_int_equal(status(&d, rca), TRAN_READY);
+
+	/* Deselected until the write is programmed: stand-by, DAT0 high throughout. */
+	assert_int_equal(drv_pio_write(&d, C_R1 | 24, 9, 512, 1, blk), 0);
+	t_wr = mmchal_sim_now(d.sim);
+	assert_int_equal(drv_cmd(&d, C_NONE | 7, 0), 0);
+	while (mmchal_sim_now(d.sim) - t_wr < 25000000u) {
+		assert_int_equal(drv_status(&d) & S_DAT0, S_DAT0);
+		mmchal_sim_advance(d.sim, 1000000u);
+	}
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_STBY);
+	assert_int_equal(status(&d, rca), R1_ST(MMCHAL_SIM_ST_STBY) | R1_READY);
+	assert_int_equal(r1(&d, C_R1 | 7, rca << 16), R1_ST(MMCHAL_SIM_ST_STBY) | R1_READY);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_TRAN);
+	drv_close(&d);
+}
+
+static void test_deselect_while_programming_sd(void **state)
+{
+	(void)state;
+	deselect_while_programming(MMCHAL_SIM_CARD_SD);
+}
+
+static void test_deselect_while_programming_emmc(void **state)
+{
+	(void)state;
+	deselect_while_programming(MMCHAL_SIM_CARD_MMC);
+}
+
+/*
  * CMD12 is legal in data and rcv only, CMD13 from stand-by on without a
  * change of state (PROTOCOL.md section 1): CMD12 in tran is illegal (no
  * response, ILLEGAL_COMMAND in the next R1); CMD13 in rcv answers rcv and
@@ -868,6 +938,8 @@ int main(void)
 		cmocka_unit_test(test_cmd0_ends_programming_busy),
 		cmocka_unit_test(test_removal_ends_r1b_busy_wait),
 		cmocka_unit_test(test_ready_for_data_clear_while_busy),
+		cmocka_unit_test(test_deselect_while_programming_sd),
+		cmocka_unit_test(test_deselect_while_programming_emmc),
 		cmocka_unit_test(test_stop_and_status_states),
 		cmocka_unit_test(test_stop_busy_exact),
 		cmocka_unit_test(test_r2_without_busy),
