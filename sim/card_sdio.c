@@ -1,11 +1,18 @@
 /*
  * SDIO card without memory: CMD5 (R4), CMD3 (R6), CMD7, CMD52 on the CCCR,
- * FBR1 and function 1's byte buffer, CMD53 in byte and block mode. No SDIO
- * interrupts. Register layout: PROTOCOL.md section 3 (SDIO CCCR).
+ * FBR1 and function 1's byte buffer, CMD53 in byte and block mode, and
+ * function 1's interrupt: a source the test raises with mmchal_sim_sdio_irq(),
+ * pending in CCCR 0x05, enabled by CCCR 0x04, signalled on DAT1 (see
+ * sdio_irq_signalled_()). Register layout: PROTOCOL.md section 3 (SDIO CCCR).
  */
 #include "sim_priv.h"
 
 #define ST(s) MMCHAL_SIM_ST_##s
+
+/* CCCR 0x04 Int Enable and 0x05 Int Pending (SDIO Simplified Specification 6.9). */
+#define CCCR_IENM (1u << 0) /* master enable */
+#define CCCR_IEN1 (1u << 1) /* function 1 */
+#define CCCR_INT1 (1u << 1) /* function 1's interrupt pending */
 
 #define R5_ILLEGAL      (1u << 14)
 #define R5_ERROR        (1u << 11)
@@ -46,10 +53,22 @@ void sdio_init_regs_(struct sim_card *c)
 	r[0x109] = (uint8_t)CIS1;
 	r[0x10a] = (uint8_t)(CIS1 >> 8);
 	c->rca = 0;
+	/*
+	 * A reset (CCCR RES) and a power-up (insertion) restart function 1 too:
+	 * its interrupt source is withdrawn, and IENx (0x04) is 0 with the rest.
+	 */
+	c->sdio_irq = false;
 }
 
 static uint8_t fn0_read(const struct sim_card *c, uint32_t addr)
 {
+	/*
+	 * CCCR 0x05 INTx, read only: INT1 is set while function 1's source is
+	 * active, whatever IENx says (assumption: the pending bit reports the
+	 * function's state; the enables only gate the signal on DAT1).
+	 */
+	if (addr == 0x05u)
+		return c->sdio_irq ? (uint8_t)CCCR_INT1 : 0;
 	if (addr < 0x200u)
 		return c->cccr[addr];
 	if (addr >= CIS0 && addr < CIS0 + sizeof(cis0))
@@ -77,7 +96,7 @@ static void fn0_write(struct sim_card *c, uint32_t addr, uint8_t v)
 		c->cccr[0x03] = v & 0x02u;
 		break;
 	case 0x04:
-		c->cccr[0x04] = v & 0x03u;
+		c->cccr[0x04] = v & (CCCR_IENM | CCCR_IEN1);
 		break;
 	case 0x06:
 		if (v & 0x08u)
@@ -281,5 +300,44 @@ int sdio_write_block_(struct mmchal_sim *sim, const uint8_t *buf, uint32_t len)
 		c->addr += len;
 	if (--c->left == 0)
 		c->state = ST(TRAN);
+	return 0;
+}
+
+/*
+ * The card holds DAT1 low for its interrupt (SDIO Simplified Specification
+ * section 8) while function 1's source is active and both IENM and IEN1 are
+ * set (CCCR 0x04, section 6.9). In 1-bit mode DAT1 is the interrupt pin and
+ * the card signals at any time. In 4-bit mode DAT1 carries data, so the card
+ * signals only in the interrupt period, outside a data transfer; the
+ * interrupt between the blocks of a 4-bit multi-block transfer needs S4MI
+ * (CCCR 0x08 bit 4), which this card does not offer (0x08 = SMB only). The
+ * model takes "outside a data transfer" as "no data phase at the controller"
+ * (sim->x.active: from the end of the data command's response until access
+ * end), and does not look at the SD clock (assumption; SDIO 3.0 asynchronous
+ * interrupts, CCCR 0x16, are not modelled either).
+ */
+bool sdio_irq_signalled_(const struct mmchal_sim *sim)
+{
+	const struct sim_card *c = &sim->card;
+	const unsigned en = CCCR_IENM | CCCR_IEN1;
+
+	if (!c->present || c->cfg.kind != MMCHAL_SIM_CARD_SDIO || !c->sdio_irq)
+		return false;
+	if ((c->cccr[0x04] & en) != en)
+		return false;
+	return c->width == 1u || !sim->x.active;
+}
+
+int mmchal_sim_sdio_irq(struct mmchal_sim *sim, bool active)
+{
+	if (!sim)
+		return MMCHAL_EINVAL;
+	if (!sim->card.present)
+		return MMCHAL_ENOMEDIUM;
+	if (sim->card.cfg.kind != MMCHAL_SIM_CARD_SDIO)
+		return MMCHAL_EINVAL;
+	sim->card.sdio_irq = active;
+	/* The controller's latch and the interrupt line follow at once. */
+	sim_update_line_(sim);
 	return 0;
 }

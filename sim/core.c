@@ -150,11 +150,20 @@ void sim_advance_to_(struct mmchal_sim *sim, uint64_t t)
 		sim->now = t;
 }
 
+/*
+ * Runs after every register access, every event and every change in the slot,
+ * so it is also where the level-sensitive SDIO card interrupt is latched again
+ * (sdhi_sdio_update_()) before the line is derived from the status.
+ */
 void sim_update_line_(struct mmchal_sim *sim)
 {
-	uint32_t st = sdhi_status_(sim) & ST_LATCHED & ~sim->mask;
-	bool line = st != 0 || idmac_status_(sim) != 0;
+	uint32_t st;
+	bool line;
 
+	sdhi_sdio_update_(sim);
+	st = sdhi_status_(sim) & ST_LATCHED & ~sim->mask;
+	line = st != 0 || idmac_status_(sim) != 0 ||
+	       (sim->sdio_info1 & ~sim->sdio_info1_mask & SDIO_ST_IOIRQ) != 0;
 	if (line && !sim->line)
 		sim->line_rise = sim->now;
 	sim->line = line;

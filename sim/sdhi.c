@@ -160,6 +160,21 @@ void sdhi_set_status_(struct mmchal_sim *sim, uint32_t bits)
 	sim_update_line_(sim);
 }
 
+/*
+ * SDIO_INFO1 bit 0 (IOIRQ) follows the card's interrupt as a level: while
+ * SDIO_MODE bit 0 is set and the card holds DAT1 low it is set, and set again
+ * at once after the host clears it; once the card has stopped, a clear holds
+ * (SDIO interrupts are level sensitive: SDIO Simplified Specification section
+ * 8; bits from Linux tmio_mmc.h, REF). With SDIO_MODE bit 0 clear nothing is
+ * latched, and a bit already set stays until it is cleared (assumption). No
+ * other SDIO_INFO1 bit is ever set. sim_update_line_() calls this.
+ */
+void sdhi_sdio_update_(struct mmchal_sim *sim)
+{
+	if ((sim->sdio_mode & SDIO_MODE_IOIRQ) && sdio_irq_signalled_(sim))
+		sim->sdio_info1 |= SDIO_ST_IOIRQ;
+}
+
 void sdhi_card_changed_(struct mmchal_sim *sim, bool inserted)
 {
 	sdhi_set_status_(sim, inserted ? ST_INSERTED : ST_REMOVED);
@@ -485,6 +500,7 @@ void sdhi_write_(struct mmchal_sim *sim, uint32_t reg, uint16_t val)
 		sim->sdio_mode = val;
 		break;
 	case SDIO_INFO1:
+		/* 0 clears a bit, 1 keeps it; sim_update_line_() below latches IOIRQ again */
 		sim->sdio_info1 &= val;
 		break;
 	case SDIO_INFO1_MSK:

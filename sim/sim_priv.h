@@ -77,6 +77,14 @@
 /* Reset values of the masks: TMIO_MASK_ALL in Linux tmio_mmc.h. */
 #define MASK_RESET 0x837f031du
 
+/*
+ * SDIO_INFO1 bit 0: the card interrupt (IOIRQ), with SDIO_MODE bit 0 enabling
+ * its detection and SDIO_INFO1_MASK bit 0 = 0 unmasking it (Linux tmio_mmc.h
+ * TMIO_SDIO_STAT_IOIRQ 0x0001, TMIO_SDIO_MASK_ALL 0xc007; REF).
+ */
+#define SDIO_ST_IOIRQ   0x0001u
+#define SDIO_MODE_IOIRQ 0x0001u
+
 enum sim_ev {
 	EV_CMD = 0, /* response end or response timeout */
 	EV_BLOCK,   /* a read block arrives / a write block leaves the buffer */
@@ -147,6 +155,7 @@ struct sim_card {
 	uint64_t erase_end;   /* byte address of the last block of the range */
 	bool stuck;           /* DAT0 held low (fault) */
 	bool busy;            /* DAT0 low until EV_BUSY */
+	bool sdio_irq;        /* SDIO: function 1's interrupt source is active */
 };
 
 struct sim_xfer {
@@ -327,6 +336,7 @@ uint64_t sdhi_data_timeout_ns_(const struct mmchal_sim *sim);
 uint64_t sdhi_clock_hz_(const struct mmchal_sim *sim);
 void sdhi_auto12_(struct mmchal_sim *sim);
 void sdhi_access_end_(struct mmchal_sim *sim);
+void sdhi_sdio_update_(struct mmchal_sim *sim);
 
 /* data.c: the data phase */
 void data_start_(struct mmchal_sim *sim);
@@ -397,6 +407,7 @@ void sdio_init_regs_(struct sim_card *c);
 void sdio_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_resp *r);
 int sdio_read_block_(struct mmchal_sim *sim, uint8_t *buf, uint32_t len);
 int sdio_write_block_(struct mmchal_sim *sim, const uint8_t *buf, uint32_t len);
+bool sdio_irq_signalled_(const struct mmchal_sim *sim);
 
 /* fault.c */
 struct cmd_faults {

@@ -312,6 +312,46 @@ static void test_slot_errors(void **state)
 	drv_close(&d);
 }
 
+/*
+ * mmchal_sim_sdio_irq(): MMCHAL_EINVAL for a NULL simulator, MMCHAL_ENOMEDIUM
+ * for an empty slot (checked before the card type, as by
+ * mmchal_sim_card_ext_csd()), MMCHAL_EINVAL for an SD card and an eMMC, which
+ * have no I/O function; 0 both ways for an SDIO card, and the empty slot again
+ * once it is taken out.
+ */
+static void test_sdio_irq_errors(void **state)
+{
+	struct mmchal_sim_card_config sd, mmc, sdio;
+	struct drv d;
+
+	(void)state;
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SD, &sd);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_MMC, &mmc);
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &sdio);
+	assert_int_equal(drv_open(&d, NULL), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(NULL, true), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_sdio_irq(NULL, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), MMCHAL_ENOMEDIUM);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), MMCHAL_ENOMEDIUM);
+
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &sd), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_card_remove(d.sim), 0);
+
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &mmc), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), MMCHAL_EINVAL);
+	assert_int_equal(mmchal_sim_card_remove(d.sim), 0);
+
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &sdio), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), 0);
+	assert_int_equal(mmchal_sim_card_remove(d.sim), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), MMCHAL_ENOMEDIUM);
+	drv_close(&d);
+}
+
 /* EXT_CSD bytes 0..511 of an eMMC, the configured CARD_TYPE among them. */
 static void test_ext_csd_index(void **state)
 {
@@ -356,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),          cmocka_unit_test(test_insert_sd_limits),
 		cmocka_unit_test(test_insert_mmc_limits), cmocka_unit_test(test_insert_sdio_limits),
 		cmocka_unit_test(test_slot_errors),       cmocka_unit_test(test_ext_csd_index),
+		cmocka_unit_test(test_sdio_irq_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,10 @@
  * and 4): R4 / R5 / R6 layouts, the CCCR registers software may write (IOEx
  * and IORx, IENx, ABORT RES, bus interface, high speed), the CIS pointers,
  * FBR1's block size, CMD52 and CMD53 errors in R5, and the states in which an
- * I/O-only card stays silent.
+ * I/O-only card stays silent. Then the card interrupt end to end, as a driver
+ * sees it through the registers: CCCR 0x04/0x05 (SDIO Simplified
+ * Specification 6.9), DAT1 in 1-bit and 4-bit mode (section 8), and the
+ * controller's SDIO_MODE / SDIO_INFO1 / SDIO_INFO1_MASK (REF; Linux tmio).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +34,20 @@
 #define CMD53(wr, fn, blk, inc, addr, n)                                             \
 	(((uint32_t)(wr) << 31) | ((uint32_t)(fn) << 28) | ((uint32_t)(blk) << 27) | \
 	 ((uint32_t)(inc) << 26) | ((uint32_t)(addr) << 9) | (uint32_t)(n))
+
+/* The controller's SDIO registers (REF register map) and bits (Linux tmio_mmc.h). */
+#define R_SDIO_MODE   0x34u
+#define R_SDIO_INFO1  0x36u
+#define R_SDIO_MASK   0x38u
+#define IOIRQ         0x0001u /* TMIO_SDIO_STAT_IOIRQ; SDIO_MODE bit 0 enables it */
+#define SDIO_MASK_ALL 0xc007u /* TMIO_SDIO_MASK_ALL, the mask's reset value */
+
+/* CCCR 0x04 IENx: IENM bit 0, IEN1 bit 1; 0x05 INTx: INT1 bit 1; 0x06 RES bit 3. */
+#define CCCR_IEN 0x04u
+#define CCCR_INT 0x05u
+#define IENM     0x01u
+#define IEN1     0x02u
+#define INT1     0x02u
 
 static void open_sdio(struct drv *d)
 {
@@ -396,6 +413,423 @@ static void test_fn1_block_size_and_lengths(void **state)
 	drv_close(&d);
 }
 
+/* ------------------------------------------------------------ card interrupt */
+
+/*
+ * An SDIO card in tran, every SD_INFO1/2 bit masked so that only the SDIO
+ * interrupt can raise the line, and the line low.
+ */
+static void irq_open(struct drv *d)
+{
+	open_sdio(d);
+	sdio_up(d);
+	mmchal_bus_wr32(&d->bus, R_MASK1, 0xffffffffu);
+	drv_ack(d, 0xffffffffu);
+	assert_false(mmchal_sim_irq_line(d->sim));
+	assert_int_equal(mmchal_bus_rd16(&d->bus, R_SDIO_INFO1), 0);
+}
+
+static uint16_t sdio_info(struct drv *d)
+{
+	return mmchal_bus_rd16(&d->bus, R_SDIO_INFO1);
+}
+
+/* The driver clears IOIRQ: 0 clears a bit, 1 keeps it (Linux tmio on SDHI). */
+static void sdio_clear(struct drv *d)
+{
+	mmchal_bus_wr16(&d->bus, R_SDIO_INFO1, (uint16_t)~IOIRQ);
+}
+
+/* The card interrupt unmasked, then detected (the order of Linux tmio and the backend). */
+static void sdio_detect_on(struct drv *d)
+{
+	mmchal_bus_wr16(&d->bus, R_SDIO_MASK, SDIO_MASK_ALL & ~IOIRQ);
+	mmchal_bus_wr16(&d->bus, R_SDIO_MODE, 1);
+}
+
+/* CMD53 block read of two 512-byte blocks from function 1's address 0, to its response. */
+static void start_read(struct drv *d)
+{
+	drv_setup_data(d, 512, 2, false);
+	assert_int_equal(drv_cmd(d, C_R1 | C_DATA | C_READ | C_MULTI | C_NOA12 | 53,
+				 CMD53(0, 1, 1, 1, 0, 2)),
+			 0);
+	assert_int_equal(d->rsp[0], 1u << 12);
+	assert_int_equal(mmchal_sim_card_state(d->sim), MMCHAL_SIM_ST_DATA);
+}
+
+/* Wait for the next block in the buffer; stop before the last @p keep bytes of it. */
+static void read_block(struct drv *d, uint8_t *buf, uint32_t keep)
+{
+	uint32_t w = drv_port_width(d);
+
+	assert_true(drv_wait(d, S_BRE, 1000000000ull) & S_BRE);
+	drv_ack(d, S_BRE);
+	for (uint32_t i = 0; i + keep < 512u; i += w) {
+		uint64_t v = drv_port_rd(d);
+
+		for (uint32_t k = 0; k < w; k++)
+			buf[i + k] = (uint8_t)(v >> (8u * k));
+	}
+}
+
+/* The last @p w bytes of the block: the port read that ends the data phase. */
+static void read_last(struct drv *d, uint8_t *buf, uint32_t w)
+{
+	uint64_t v = drv_port_rd(d);
+
+	for (uint32_t k = 0; k < w; k++)
+		buf[512u - w + k] = (uint8_t)(v >> (8u * k));
+}
+
+static void end_read(struct drv *d, const uint8_t *buf)
+{
+	uint32_t st = drv_wait(d, S_ACCESS_END, 1000000000ull);
+
+	assert_int_equal(st & (S_ACCESS_END | S_ERRORS), S_ACCESS_END);
+	drv_ack(d, S_ACCESS_END);
+	assert_memory_equal(buf, mmchal_sim_card_store(d->sim, NULL), 1024);
+	assert_int_equal(mmchal_sim_card_state(d->sim), MMCHAL_SIM_ST_TRAN);
+}
+
+static void fill_store(struct drv *d)
+{
+	uint8_t *store = mmchal_sim_card_store(d->sim, NULL);
+
+	for (unsigned i = 0; i < 1024u; i++)
+		store[i] = (uint8_t)(i * 13u + 5u);
+}
+
+/*
+ * The card drives its interrupt only with both IENM and IEN1 set in CCCR
+ * 0x04 (SDIO Simplified Specification 6.9), and the controller latches it
+ * only while SDIO_MODE bit 0 is set (REF; Linux tmio). INTx (CCCR 0x05)
+ * shows the pending source whatever the enables (an assumption of the model,
+ * docs/sim.md section 5).
+ */
+static void test_sdio_irq_needs_enables(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	irq_open(&d);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), 0x00);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), INT1);
+	/* The card signals, but SDIO_MODE is 0: nothing is latched. */
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	mmchal_bus_wr16(&d.bus, R_SDIO_MASK, SDIO_MASK_ALL & ~IOIRQ);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	/* Detection on: latched at once, and the line is high. */
+	mmchal_bus_wr16(&d.bus, R_SDIO_MODE, 1);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	/* Detection off again and cleared: it stays clear. */
+	mmchal_bus_wr16(&d.bus, R_SDIO_MODE, 0);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	mmchal_bus_wr16(&d.bus, R_SDIO_MODE, 1);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	/* IEN1 alone, IENM alone, neither: the card keeps DAT1 high. */
+	wr52(&d, 0, CCCR_IEN, IEN1);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	wr52(&d, 0, CCCR_IEN, IENM);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	wr52(&d, 0, CCCR_IEN, 0);
+	assert_int_equal(sdio_info(&d), 0);
+	/* Still pending at the card all along. */
+	assert_int_equal(rd52(&d, 0, CCCR_INT), INT1);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	/* Both again: the interrupt is seen as soon as the CMD52 has set them. */
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	assert_int_equal(rd52(&d, 0, CCCR_IEN), IENM | IEN1);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	drv_close(&d);
+}
+
+static unsigned irq_calls;
+
+static void count_irq(void *arg)
+{
+	(void)arg;
+	irq_calls++;
+}
+
+/*
+ * SDIO_INFO1_MASK bit 0 set (as after reset: 0xc007, TMIO_SDIO_MASK_ALL)
+ * keeps the card interrupt off the line, and the interrupt handler does not
+ * run; the bit itself is set and reads so. Unmasked, the handler runs
+ * irq_latency_ns after the line rose.
+ */
+static void test_sdio_irq_masked(void **state)
+{
+	struct mmchal_sim_config cfg;
+	struct drv d;
+	uint64_t t;
+
+	(void)state;
+	irq_open(&d);
+	mmchal_sim_config_defaults(&cfg, MMCHAL_SIM_SOC_GEN3);
+	irq_calls = 0;
+	mmchal_sim_set_irq_handler(d.sim, count_irq, NULL);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SDIO_MASK), SDIO_MASK_ALL);
+	mmchal_bus_wr16(&d.bus, R_SDIO_MODE, 1);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	assert_int_equal(mmchal_sim_run(d.sim, mmchal_sim_now(d.sim) + 1000000u), 0);
+	assert_int_equal(irq_calls, 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	/* Unmasked: the line rises with the write, the handler runs once the latency passed. */
+	mmchal_bus_wr16(&d.bus, R_SDIO_MASK, SDIO_MASK_ALL & ~IOIRQ);
+	t = mmchal_sim_now(d.sim);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	assert_int_equal(irq_calls, 0);
+	assert_int_equal(mmchal_sim_run(d.sim, t + 1000000u), MMCHAL_SIM_RUN_IRQ);
+	assert_int_equal(irq_calls, 1);
+	assert_int_equal(mmchal_sim_now(d.sim), t + cfg.irq_latency_ns);
+	/* Masked again: the line drops, the bit stays. */
+	mmchal_bus_wr16(&d.bus, R_SDIO_MASK, SDIO_MASK_ALL);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	mmchal_sim_set_irq_handler(d.sim, NULL, NULL);
+	drv_close(&d);
+}
+
+/*
+ * The SDIO interrupt is level sensitive (SDIO Simplified Specification
+ * section 8): while the card still signals, the host cannot clear the bit
+ * (the read right after the clearing write shows it again, the line stays
+ * high); once the function has withdrawn its source the bit stays set until
+ * cleared, and then stays clear. Writing 1 sets nothing, and only bit 0 is
+ * ever set.
+ */
+static void test_sdio_irq_level(void **state)
+{
+	struct drv d;
+
+	(void)state;
+	irq_open(&d);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	sdio_detect_on(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	mmchal_bus_wr16(&d.bus, R_SDIO_INFO1, 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	/* Raising an active source again changes nothing. */
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	/* Withdrawn: no longer pending at the card, the bit waits for the host. */
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), 0);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), 0x00);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	mmchal_sim_advance(d.sim, 1000000u);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	mmchal_bus_wr16(&d.bus, R_SDIO_INFO1, 0xffffu);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	/* A new interrupt from the function. */
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	drv_close(&d);
+}
+
+/*
+ * 4-bit mode: DAT1 carries data, so the card signals its interrupt only
+ * outside a data transfer (the interrupt period, SDIO Simplified
+ * Specification section 8; the card has no S4MI in CCCR 0x08, so not between
+ * blocks either). An interrupt raised during a CMD53 block read is not seen
+ * while a block waits in the buffer, and is latched by the port read that
+ * ends the data phase. One latched before the read stays (a latch does not
+ * clear itself), but cleared during the data phase it is not set again until
+ * the phase has ended.
+ */
+static void test_sdio_irq_4bit_data_phase(void **state)
+{
+	static uint8_t buf[1024];
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	irq_open(&d);
+	fill_store(&d);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	sdio_detect_on(&d);
+	wr52(&d, 0, 0x07, 0x02);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x40eeu); /* 4-bit */
+	w = drv_port_width(&d);
+
+	start_read(&d);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_block(&d, buf, 0);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_block(&d, buf + 512, w);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_last(&d, buf + 512, w);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	end_read(&d, buf);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), INT1);
+
+	/* Latched before the read: kept; cleared in the data phase: clear to its end. */
+	memset(buf, 0, sizeof(buf));
+	start_read(&d);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_block(&d, buf, 0);
+	read_block(&d, buf + 512, w);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_last(&d, buf + 512, w);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	end_read(&d, buf);
+	drv_close(&d);
+}
+
+/*
+ * 1-bit mode: DAT1 is the interrupt pin (SDIO Simplified Specification
+ * section 8), so the card signals at any time, also during a data transfer:
+ * raised in the middle of a CMD53 block read, the interrupt is latched at
+ * once; the read completes undisturbed.
+ */
+static void test_sdio_irq_1bit_data_phase(void **state)
+{
+	static uint8_t buf[1024];
+	struct drv d;
+	uint32_t w;
+
+	(void)state;
+	irq_open(&d);
+	fill_store(&d);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	sdio_detect_on(&d);
+	assert_int_equal(rd52(&d, 0, 0x07), 0x00); /* 1-bit, as after sdio_up() */
+	w = drv_port_width(&d);
+
+	start_read(&d);
+	read_block(&d, buf, 0);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_DATA);
+	/* Cleared in the data phase while still signalled: set again at once. */
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	/* Withdrawn and cleared, so that the line is low while the driver waits. */
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, false), 0);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	read_block(&d, buf + 512, w);
+	read_last(&d, buf + 512, w);
+	end_read(&d, buf);
+	assert_int_equal(sdio_info(&d), 0);
+	drv_close(&d);
+}
+
+/*
+ * What resets the interrupt. A controller soft reset does not touch the card:
+ * SDIO_MODE, SDIO_INFO1 and SDIO_INFO1_MASK are back at 0, 0, 0xc007 and the
+ * line is low, and the card's interrupt is latched again once the host turns
+ * detection on. CCCR RES resets the card with function 1 (SDIO Simplified
+ * Specification 6.9): the source and IENx are gone. A removal ends the
+ * interrupt, and a card inserted again has none pending.
+ */
+static void test_sdio_irq_resets(void **state)
+{
+	struct mmchal_sim_card_config cfg;
+	struct drv d;
+
+	(void)state;
+	irq_open(&d);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	sdio_detect_on(&d);
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 0);
+	mmchal_bus_wr16(&d.bus, R_SOFTRST, 1);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SDIO_MODE), 0);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_int_equal(mmchal_bus_rd16(&d.bus, R_SDIO_MASK), SDIO_MASK_ALL);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	/* The clock, bus width and masks as drv_open() set them. */
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0180u);
+	mmchal_bus_wr16(&d.bus, R_OPTION, 0x80eeu);
+	mmchal_bus_wr32(&d.bus, R_MASK1, 0xffffffffu);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), INT1);
+	assert_int_equal(rd52(&d, 0, CCCR_IEN), IENM | IEN1);
+	assert_int_equal(sdio_info(&d), 0);
+	sdio_detect_on(&d);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_true(mmchal_sim_irq_line(d.sim));
+
+	/* RES: the card answers, then is idle without its interrupt. */
+	assert_int_equal(drv_cmd(&d, C_R1 | 52, WR52(0, 0x06, 0x08)), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	sdio_up(&d);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), 0x00);
+	assert_int_equal(rd52(&d, 0, CCCR_IEN), 0x00);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+
+	/* Removal while signalling: the bit waits for the host, then stays clear. */
+	assert_int_equal(mmchal_sim_sdio_irq(d.sim, true), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	assert_int_equal(mmchal_sim_card_remove(d.sim), 0);
+	assert_int_equal(sdio_info(&d), IOIRQ);
+	sdio_clear(&d);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	/* Inserted again: nothing pending, nothing enabled. */
+	mmchal_sim_card_defaults(MMCHAL_SIM_CARD_SDIO, &cfg);
+	assert_int_equal(mmchal_sim_card_insert(d.sim, &cfg), 0);
+	assert_int_equal(sdio_info(&d), 0);
+	sdio_up(&d);
+	assert_int_equal(rd52(&d, 0, CCCR_INT), 0x00);
+	assert_int_equal(rd52(&d, 0, CCCR_IEN), 0x00);
+	wr52(&d, 0, CCCR_IEN, IENM | IEN1);
+	assert_int_equal(sdio_info(&d), 0);
+	assert_false(mmchal_sim_irq_line(d.sim));
+	drv_close(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +840,12 @@ int main(void)
 		cmocka_unit_test(test_silent_states),
 		cmocka_unit_test(test_cis1_exact),
 		cmocka_unit_test(test_fn1_block_size_and_lengths),
+		cmocka_unit_test(test_sdio_irq_needs_enables),
+		cmocka_unit_test(test_sdio_irq_masked),
+		cmocka_unit_test(test_sdio_irq_level),
+		cmocka_unit_test(test_sdio_irq_4bit_data_phase),
+		cmocka_unit_test(test_sdio_irq_1bit_data_phase),
+		cmocka_unit_test(test_sdio_irq_resets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

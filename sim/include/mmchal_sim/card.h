@@ -179,6 +179,31 @@ int mmchal_sim_card_bus(const struct mmchal_sim *sim, uint32_t *width, enum mmch
  */
 int mmchal_sim_card_set_wp(struct mmchal_sim *sim, bool on);
 
+/**
+ * @brief Raise or withdraw the interrupt source of the SDIO card's function 1,
+ *        as the device behind the function would (e.g. data has arrived).
+ *
+ * While the source is active, CCCR 0x05 (INTx) reads bit 1 set. The card
+ * signals the interrupt on DAT1 only while IENM and IEN1 (CCCR 0x04 bits 0
+ * and 1) are set, and on a 4-bit bus only outside a data phase. While it
+ * signals and SDIO_MODE bit 0 is 1, the controller keeps SDIO_INFO1 bit 0 set
+ * (level-sensitive: a clear does not hold while the card still signals), and
+ * the interrupt line is high while SDIO_INFO1_MASK bit 0 is 0. A card reset
+ * (CCCR 0x06 RES), a removal and an insertion withdraw the source. See
+ * docs/sim.md, section 5.
+ *
+ * @param[in] sim     simulator
+ * @param[in] active  true: raise the source; false: withdraw it
+ * @retval 0                 success
+ * @retval MMCHAL_EINVAL     @p sim is NULL, or the card is not an SDIO card
+ * @retval MMCHAL_ENOMEDIUM  no card
+ * @note May be called at any time, also from the interrupt handler. Like any
+ *       other rise of the line, the interrupt handler runs @c irq_latency_ns
+ *       later, from mmchal_sim_run(), mmchal_sim_advance() or the end of a
+ *       register access.
+ */
+int mmchal_sim_sdio_irq(struct mmchal_sim *sim, bool active);
+
 #ifdef __cplusplus
 }
 #endif

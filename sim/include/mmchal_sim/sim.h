@@ -172,7 +172,8 @@ void mmchal_sim_advance(struct mmchal_sim *sim, uint64_t ns);
 
 /**
  * @brief Level of the controller's interrupt line: any unmasked status bit of
- *        SD_INFO1/2 or DM_CM_INFO1/2 set.
+ *        SD_INFO1/2 or DM_CM_INFO1/2 set, or SDIO_INFO1 bit 0 (the SDIO card
+ *        interrupt) set and unmasked in SDIO_INFO1_MASK.
  * @param[in] sim  simulator
  * @return whether the line is asserted
  */
