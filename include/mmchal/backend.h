@@ -67,7 +67,10 @@ struct mmchal_xfer {
 #define MMCHAL_EV_CMD_ERROR   (1u << 2) /**< the command failed; see cmd->error */
 #define MMCHAL_EV_DATA_ERROR  (1u << 3) /**< the data phase failed; see data->error */
 #define MMCHAL_EV_CARD_CHANGE (1u << 4) /**< card inserted or removed */
-#define MMCHAL_EV_SDIO_IRQ    (1u << 5) /**< the SDIO card raised its interrupt */
+/** the SDIO card signalled its interrupt; reported once, after which the backend
+    keeps the card interrupt disabled until @c enable_sdio_irq(true) (the card holds
+    its interrupt until the cause is cleared, which takes bus commands) */
+#define MMCHAL_EV_SDIO_IRQ    (1u << 5)
 #define MMCHAL_EV_BUSY_DONE   (1u << 6) /**< DAT0 busy after an R1b command ended */
 /** @} */
 

@@ -103,6 +103,17 @@ static void write_masks(const struct mmchal_sdhi *s)
 	wr16(s, SDHI_INFO2_MASK, (uint16_t) ~(s->irq_on >> 16));
 }
 
+/*
+ * SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while SDIO_MODE bit 0
+ * is on, both from s->sdio_mode; the mask first, so that turning it off never
+ * leaves an open mask with the mode on.
+ */
+static void write_sdio(const struct mmchal_sdhi *s)
+{
+	wr16(s, SDHI_SDIO_MASK, (uint16_t)~s->sdio_mode);
+	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+}
+
 void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
 {
 	uint32_t on;
@@ -139,8 +150,10 @@ static void restore(struct mmchal_sdhi *s, bool host_mode)
 		wr16(s, SDHI_HOST_MODE, s->host_mode);
 	if (s->if_mode != 0)
 		wr16(s, SDHI_IF_MODE, s->if_mode);
+	/* The reset masks the card interrupt again: mode and mask both (Linux
+	   tmio_mmc_reset writes CTL_SDIO_IRQ_MASK and the SDIO mode back). */
 	if (s->sdio_mode != 0)
-		wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+		write_sdio(s);
 	/* Whether the reset clears the DMA enable is not documented: clear it here so that
 	   the cached state is the hardware's either way. */
 	wr16(s, SDHI_CC_EXT_MODE, 0);
@@ -821,6 +834,14 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 		s->present = present && !(latched & SDHI_ST_REMOVED);
 	}
 	if (s->sdio_mode && (rd16(s, SDHI_SDIO_INFO1) & 1u)) {
+		/*
+		 * The card holds its interrupt until the cause is cleared with bus
+		 * commands: report it once, with the interrupt off until
+		 * enable_sdio_irq(true) (as Linux mmc_signal_sdio_irq turns the host's
+		 * off), then acknowledge IOIRQ so that it cannot come back meanwhile.
+		 */
+		s->sdio_mode = 0;
+		write_sdio(s);
 		wr16(s, SDHI_SDIO_INFO1, 0xfffeu);
 		ev |= MMCHAL_EV_SDIO_IRQ;
 	}
@@ -905,9 +926,7 @@ int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
 	if (s == NULL || !s->probed)
 		return MMCHAL_EINVAL;
 	s->sdio_mode = enable ? 1u : 0u;
-	/* SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while the mode is on */
-	wr16(s, SDHI_SDIO_MASK, (uint16_t)~s->sdio_mode);
-	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
+	write_sdio(s);
 	return 0;
 }
 
