@@ -99,6 +99,16 @@ struct mmchal_host_cfg {
 	    is dropped, in that caller's context; NULL = not told (still counted) */
 	void (*card_change)(void *arg);
 	void *card_change_arg; /**< argument of @c card_change */
+	/** called when the backend reports ::MMCHAL_EV_SDIO_IRQ (the SDIO card
+	    signalled its interrupt), from mmchal_host_irq() or mmchal_host_poll()
+	    after the host lock is dropped, in that caller's context. The backend
+	    has disabled the card interrupt with the report: the owner finds and
+	    clears its cause (CMD52 reads of CCCR INTx and the function's own
+	    registers, from a context that may issue requests), then enables it
+	    again with the host op @c enable_sdio_irq. NULL = not told (still
+	    counted) */
+	void (*sdio_irq)(void *arg);
+	void *sdio_irq_arg; /**< argument of @c sdio_irq */
 };
 
 /** @brief Counters of a host. */
@@ -130,6 +140,7 @@ struct mmchal_host_stats {
 	uint64_t spurious;     /**< events with no request in flight */
 	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed) */
 	uint64_t card_changes; /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
+	uint64_t sdio_irqs;    /**< ::MMCHAL_EV_SDIO_IRQ events from the backend */
 	/** IOMMU pages mapped now in the host's domain, as the domain counts them.
 	 *  Read by mmchal_host_stats() when no request is being mapped or released;
 	 *  a call that finds one (the owner works on the domain without the lock)
@@ -205,6 +216,8 @@ struct mmchal_host {
 	bool lean_sum;    /**< private: requests need no list-end summary (no boundary, granule) */
 	void (*card_change)(void *arg); /**< private: card change callback */
 	void *card_change_arg;          /**< private */
+	void (*sdio_irq)(void *arg);    /**< private: SDIO interrupt callback */
+	void *sdio_irq_arg;             /**< private */
 	struct mmchal_caps caps;        /**< private: queried capabilities */
 	struct mmchal_limits limits;    /**< private: limits for the current card */
 	struct mmchal_plan_env penv;    /**< private: planner input for the current card */

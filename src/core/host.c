@@ -75,6 +75,8 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 	h->pio_retry = cfg->pio_retry;
 	h->card_change = cfg->card_change;
 	h->card_change_arg = cfg->card_change_arg;
+	h->sdio_irq = cfg->sdio_irq;
+	h->sdio_irq_arg = cfg->sdio_irq_arg;
 	/* No cache ops means the port's DMA is cache-coherent (port.h). */
 	h->noncoherent = h->port.ops->cache_clean != NULL;
 	if (cfg->seg_table) {

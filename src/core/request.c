@@ -996,6 +996,18 @@ static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
 		h->card_change(h->card_change_arg);
 }
 
+/* The SDIO card signalled (the backend disabled its interrupt): count it, tell
+ * the owner (no lock held). */
+static CORE_NOINLINE_ void sdio_signalled(struct mmchal_host *h)
+{
+	mmchal_irqflags_t f = host_lock_(h);
+
+	HSTAT_ADD_(h, sdio_irqs, 1);
+	host_unlock_(h, f);
+	if (h->sdio_irq)
+		h->sdio_irq(h->sdio_irq_arg);
+}
+
 /* Under the lock: the backend's pending events; with a request running, its
  * step on them (true: the request is DONE and the caller owns it; a step
  * that returns false leaves it running), else a request event is counted as
@@ -1011,11 +1023,14 @@ static CORE_INLINE_ bool take_events(struct mmchal_host *h, uint32_t *ev)
 	return false;
 }
 
-/* After the lock is dropped: tell the owner of a card change among @p ev. */
+/* After the lock is dropped: tell the owner of a card change and of an SDIO
+ * interrupt among @p ev. */
 static CORE_INLINE_ int after_events(struct mmchal_host *h, uint32_t ev, int ret)
 {
 	if (ev & MMCHAL_EV_CARD_CHANGE)
 		card_changed(h);
+	if (ev & MMCHAL_EV_SDIO_IRQ)
+		sdio_signalled(h);
 	return ret;
 }
 

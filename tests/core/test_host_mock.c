@@ -47,9 +47,12 @@ static struct {
 	uint32_t off; /* offset of the buffers in buf */
 } g;
 
-/* Extra MMCHAL_BUS_* bits and the card change callback of the next setup(). */
+/* Extra MMCHAL_BUS_* bits, the card change and SDIO interrupt callbacks and the
+   card (an SDIO card instead of the eMMC) of the next setup(). */
 static uint32_t extra_bus;
 static void (*change_fn)(void *arg);
+static void (*sdio_fn)(void *arg);
+static bool sdio_card;
 
 static uint8_t pattern(uint32_t off)
 {
@@ -66,7 +69,8 @@ static void setup(enum kind k, bool pio_retry)
 	for (uint32_t i = 0; i < IMAGE_SIZE; i++)
 		image[i] = pattern(i);
 	memset(&mc, 0, sizeof(mc));
-	mc.card = MMCHAL_MOCK_EMMC;
+	mc.card = sdio_card ? MMCHAL_MOCK_SDIO : MMCHAL_MOCK_EMMC;
+	mc.sdio_functions = sdio_card ? 1 : 0;
 	mc.image = image;
 	mc.image_size = IMAGE_SIZE;
 	mc.log = mlog;
@@ -100,6 +104,8 @@ static void setup(enum kind k, bool pio_retry)
 	hc.pio_retry = pio_retry;
 	hc.card_change = change_fn;
 	hc.card_change_arg = &g.host;
+	hc.sdio_irq = sdio_fn;
+	hc.sdio_irq_arg = &g.host;
 	hc.busy_timeout_ms = 5;
 	hc.cmd_timeout_ms = 5;
 	if (k == K_MERGED || k == K_DIRECT_IOMMU) {
@@ -126,7 +132,9 @@ static void setup(enum kind k, bool pio_retry)
 		g.off = 512;
 	}
 	assert_int_equal(mmchal_host_init(&g.host, &hc), 0);
-	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, MMCHAL_CARD_MMC), 0);
+	assert_int_equal(mmchal_host_core_ops.init_card(&g.host, sdio_card ? MMCHAL_CARD_SDIO
+									   : MMCHAL_CARD_MMC),
+			 0);
 	assert_int_equal(mmchal_host_limits(&g.host)->merge, k == K_MERGED);
 }
 
@@ -484,6 +492,88 @@ static void test_card_change(void **state)
 	mmchal_host_deinit(&g.host);
 }
 
+static unsigned sdio_irqs;
+
+static void on_sdio_irq(void *arg)
+{
+	assert_ptr_equal(arg, &g.host);
+	/* told after the lock is dropped */
+	assert_int_equal(g.rp.depth, 0);
+	sdio_irqs++;
+}
+
+/* CMD52 to function @fn at @addr (a write of @v when @wr); returns the R5's data byte. */
+static uint8_t cmd52(bool wr, uint32_t fn, uint32_t addr, uint8_t v)
+{
+	uint32_t r = 0;
+
+	assert_int_equal(cmd(52, (wr ? 1u << 31 | 1u << 27 : 0) | fn << 28 | addr << 9 | v,
+			     MMCHAL_RSP_R5, &r),
+			 0);
+	return (uint8_t)r;
+}
+
+/*
+ * The SDIO card's interrupt reaches the host's sdio_irq callback once, from
+ * mmchal_host_irq() or mmchal_host_poll() with the lock dropped, and not again
+ * while the card holds it until the owner enables it again through the host op;
+ * every report is counted, also without a callback.
+ */
+static void test_sdio_irq(void **state)
+{
+	const struct mmchal_host_ops *ops = &mmchal_host_core_ops;
+	struct mmchal_host_stats st;
+	uint32_t r = 0;
+
+	(void)state;
+	sdio_card = true;
+	sdio_fn = on_sdio_irq;
+	extra_bus = MMCHAL_BUS_SDIO_IRQ;
+	setup(K_PIO, false);
+	sdio_fn = NULL;
+	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
+	assert_true(r & 0x80000000u);
+	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
+	assert_int_equal(cmd(7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
+	assert_int_equal(cmd52(true, 0, 0x04, 0x03), 0x03); /* IENM, IEN1 */
+	sdio_irqs = 0;
+	assert_int_equal(ops->enable_sdio_irq(&g.host, true), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(sdio_irqs, 0);
+	assert_int_equal(mmchal_mock_sdio_irq(&g.mock, 0x02), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(sdio_irqs, 1);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(sdio_irqs, 1);
+	/* the owner reads INTx, and enables the interrupt again: the card still holds it */
+	assert_int_equal(cmd52(false, 0, 0x05, 0), 0x02);
+	assert_int_equal(ops->enable_sdio_irq(&g.host, true), 0);
+	assert_int_equal(mmchal_host_poll(&g.host), 0);
+	assert_int_equal(sdio_irqs, 2);
+	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
+	assert_int_equal(st.sdio_irqs, 2);
+	assert_int_equal(st.card_changes, 0);
+	assert_int_equal(ops->enable_sdio_irq(&g.host, false), 0);
+	mmchal_host_deinit(&g.host);
+
+	/* no callback: still counted */
+	setup(K_PIO, false);
+	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
+	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
+	assert_int_equal(cmd(7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
+	assert_int_equal(cmd52(true, 0, 0x04, 0x03), 0x03);
+	assert_int_equal(mmchal_mock_sdio_irq(&g.mock, 0x02), 0);
+	assert_int_equal(ops->enable_sdio_irq(&g.host, true), 0);
+	assert_int_equal(mmchal_host_irq(&g.host), 0);
+	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
+	assert_int_equal(st.sdio_irqs, 1);
+	assert_int_equal(sdio_irqs, 2);
+	mmchal_host_deinit(&g.host);
+	sdio_card = false;
+	extra_bus = 0;
+}
+
 static void test_dma_fault_pio_retry(void **state)
 {
 	struct mmchal_host_stats st;
@@ -546,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_data_faults),
 		cmocka_unit_test(test_auto_stop),
 		cmocka_unit_test(test_card_change),
+		cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_dma_fault_pio_retry),
 		cmocka_unit_test(test_removal_and_stuck_busy),
 	};

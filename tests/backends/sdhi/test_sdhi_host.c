@@ -89,10 +89,17 @@ static void hios(struct hfx *h, uint32_t hz, enum mmchal_bus_width w)
 	assert_int_equal(mmchal_host_core_ops.set_ios(&h->host, &ios), 0);
 }
 
-static void host_open_mode(struct hfx *h, const struct fx_opts *o, bool bounce, bool irq)
-{
-	uint32_t r;
+static unsigned sdio_calls; /* calls of the host's sdio_irq callback */
 
+static void on_sdio(void *arg)
+{
+	assert_ptr_equal(arg, &H.host);
+	sdio_calls++;
+}
+
+/* The simulator with its card and the host over it, no command sent yet. */
+static void host_setup(struct hfx *h, const struct fx_opts *o, bool bounce, bool irq)
+{
 	memset(h, 0, sizeof(*h));
 	h->irq = irq;
 	assert_int_equal(fx_open(&h->f, o), 0);
@@ -117,6 +124,8 @@ static void host_open_mode(struct hfx *h, const struct fx_opts *o, bool bounce, 
 	h->hc.pio_retry = true;
 	h->hc.seg_table = h->table;
 	h->hc.seg_table_len = NPAGES_MAX;
+	h->hc.sdio_irq = on_sdio;
+	h->hc.sdio_irq_arg = &h->host;
 	if (o->iommu) {
 		struct mmchal_iommu_domain_cfg dc = {.iommu = &h->f.iommu,
 						     .node_mem = h->nodes,
@@ -140,6 +149,13 @@ static void host_open_mode(struct hfx *h, const struct fx_opts *o, bool bounce, 
 		h->hc.bounce = &h->bounce;
 	}
 	assert_int_equal(mmchal_host_init(&h->host, &h->hc), 0);
+}
+
+static void host_open_mode(struct hfx *h, const struct fx_opts *o, bool bounce, bool irq)
+{
+	uint32_t r;
+
+	host_setup(h, o, bounce, irq);
 	/* eMMC identification through the host */
 	hios(h, 400000, MMCHAL_BUS_WIDTH_1);
 	assert_int_equal(hcmd(h, 0, 0, MMCHAL_RSP_NONE, NULL), 0);
@@ -395,6 +411,104 @@ static void test_irq_mode(void **state)
 	}
 }
 
+/* CMD52 through the host: function @fn, @addr, a write of @v when @wr; the R5's data. */
+static uint8_t hcmd52(struct hfx *h, bool wr, uint32_t fn, uint32_t addr, uint8_t v)
+{
+	uint32_t r = 0;
+
+	assert_int_equal(hcmd(h, 52, (wr ? 1u << 31 | 1u << 27 : 0) | fn << 28 | addr << 9 | v,
+			      MMCHAL_RSP_R5, &r),
+			 0);
+	return (uint8_t)r;
+}
+
+/* Run the simulator for @ns (its interrupt handler runs the host's). */
+static void hwait(struct hfx *h, uint64_t ns)
+{
+	mmchal_sim_run(h->f.sim, mmchal_sim_now(h->f.sim) + ns);
+}
+
+/* Let an SDIO interrupt arrive: interrupt-driven by itself, else at a poll. */
+static void hdeliver(struct hfx *h, int irq)
+{
+	hwait(h, 100000);
+	if (!irq)
+		assert_int_equal(mmchal_host_poll(&h->host), 0);
+}
+
+/*
+ * An SDIO card's interrupt through the whole stack as an SDIO function driver
+ * meets it (Gen3 PIO host, 4-bit bus): with IENM and IEN1 set and the host's
+ * interrupt enabled, function 1 raising its interrupt reaches the host's
+ * sdio_irq callback once, from the simulator's interrupt (interrupt-driven) or
+ * mmchal_host_poll() (polled); the card still holds it, and nothing more comes
+ * until the owner, having read INTx (0x02), enables it again; once the function
+ * withdrew it, enabling it again brings nothing; a controller reset after a
+ * command timeout keeps it enabled. No event is counted as spurious.
+ */
+static void test_sdio_irq_through_host(void **state)
+{
+	static const struct fx_opts o = {MMCHAL_SIM_SOC_GEN3,  MMCHAL_SDHI_PIO, -1,    0, 0,
+					 MMCHAL_SIM_CARD_SDIO, false,           false, 0};
+	const struct mmchal_host_ops *ops = &mmchal_host_core_ops;
+	struct hfx *h = &H;
+
+	(void)state;
+	for (int irq = 0; irq < 2; irq++) {
+		struct mmchal_host_stats st;
+		uint32_t r = 0;
+
+		host_setup(h, &o, false, irq != 0);
+		hios(h, 400000, MMCHAL_BUS_WIDTH_1);
+		for (int i = 0;; i++) {
+			assert_true(i < 100);
+			assert_int_equal(hcmd(h, 5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
+			if (r & 0x80000000u)
+				break;
+			h->port.ops->delay_us(h->port.ctx, 100);
+		}
+		assert_int_equal(hcmd(h, 3, 0, MMCHAL_RSP_R6, &r), 0);
+		assert_int_equal(hcmd(h, 7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
+		assert_int_equal(hcmd52(h, true, 0, 0x07, 0x02), 0x02); /* 4-bit bus */
+		hios(h, 25000000, MMCHAL_BUS_WIDTH_4);
+		assert_int_equal(hcmd52(h, true, 0, 0x04, 0x03), 0x03); /* IENM, IEN1 */
+		sdio_calls = 0;
+		assert_int_equal(ops->enable_sdio_irq(&h->host, true), 0);
+		hwait(h, 100000);
+		assert_int_equal(mmchal_host_poll(&h->host), 0);
+		assert_int_equal(sdio_calls, 0);
+
+		assert_int_equal(mmchal_sim_sdio_irq(h->f.sim, true), 0);
+		hdeliver(h, irq);
+		assert_int_equal(sdio_calls, 1);
+		hwait(h, 100000);
+		assert_int_equal(mmchal_host_poll(&h->host), 0);
+		assert_int_equal(sdio_calls, 1);
+		assert_int_equal(hcmd52(h, false, 0, 0x05, 0), 0x02); /* INTx: function 1 */
+		assert_int_equal(sdio_calls, 1);
+		assert_int_equal(ops->enable_sdio_irq(&h->host, true), 0);
+		hdeliver(h, irq);
+		assert_int_equal(sdio_calls, 2);
+
+		/* withdrawn by the function: enabling again brings nothing */
+		assert_int_equal(mmchal_sim_sdio_irq(h->f.sim, false), 0);
+		assert_int_equal(hcmd52(h, false, 0, 0x05, 0), 0x00);
+		assert_int_equal(ops->enable_sdio_irq(&h->host, true), 0);
+		hdeliver(h, irq);
+		assert_int_equal(sdio_calls, 2);
+
+		/* a command timeout resets the controller: the enabled interrupt stays so */
+		assert_int_equal(hcmd(h, 8, 0x1aa, MMCHAL_RSP_R7, NULL), MMCHAL_ETIMEDOUT);
+		assert_int_equal(mmchal_sim_sdio_irq(h->f.sim, true), 0);
+		hdeliver(h, irq);
+		assert_int_equal(sdio_calls, 3);
+		assert_int_equal(mmchal_host_stats(&h->host, &st), 0);
+		assert_int_equal(st.sdio_irqs, 3);
+		assert_int_equal(st.spurious, 0);
+		host_close(h);
+	}
+}
+
 /*
  * An open-ended read and write through mmchal_host_request_sync on a backend
  * with automatic CMD12: the core writes SD_CMD once (no CMD12 of its own), the
@@ -457,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_host_fault_recovery),
 		cmocka_unit_test(test_irq_mode),
 		cmocka_unit_test(test_core_uses_auto12),
+		cmocka_unit_test(test_sdio_irq_through_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
