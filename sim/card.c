@@ -296,11 +296,12 @@ void card_cmd_(struct mmchal_sim *sim, uint8_t idx, uint32_t arg, struct card_re
 	c->sbc = sbc;
 	/*
 	 * An erase sequence (CMD32/33/38, eMMC CMD35/36/38) is cleared by any other
-	 * command but CMD13 and CMD55, with ERASE_RESET (SD 4.10 table 4-42, JEDEC
-	 * 5.1 6.6.9).
+	 * command but SEND_STATUS, with ERASE_RESET (SD 4.10 section 4.3.5: "neither
+	 * of the erase commands, except SEND_STATUS"; table 4-42; JEDEC 5.1 6.6.9).
+	 * CMD55 is no exception: an ACMD in the middle ends the sequence too.
 	 */
 	if (c->erase_step && idx != 32 && idx != 33 && idx != 35 && idx != 36 && idx != 38 &&
-	    idx != 13 && idx != 55 && c->cfg.kind != MMCHAL_SIM_CARD_SDIO) {
+	    idx != 13 && c->cfg.kind != MMCHAL_SIM_CARD_SDIO) {
 		c->erase_step = 0;
 		c->pending |= R1_ERASE_RESET;
 	}

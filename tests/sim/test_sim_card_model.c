@@ -26,6 +26,7 @@
 #define R1_ILLEGAL      (1u << 22)
 #define R1_ERASE_RESET  (1u << 13)
 #define R1_READY        (1u << 8)
+#define R1_APP          (1u << 5)
 #define R1_SWITCH_ERROR (1u << 7)
 #define R1_ST(s)        ((uint32_t)(s) << 9)
 #define TRAN_READY      (R1_ST(MMCHAL_SIM_ST_TRAN) | R1_READY)
@@ -730,6 +731,12 @@ static void test_sd_erase_sequence_rules(void **state)
 	assert_int_equal(r1(&d, C_R1 | 33, 21), TRAN_READY);
 	assert_int_equal(r1(&d, C_R1 | 16, 512), R1_ERASE_RESET | TRAN_READY);
 	assert_int_equal(r1(&d, C_R1 | 33, 21), R1_ERASE_SEQ | TRAN_READY);
+	assert_int_equal(r1(&d, C_R1B | 38, 0), R1_ERASE_SEQ | TRAN_READY);
+	/* So is CMD55 (only SEND_STATUS is exempt): after it and an ACMD, CMD38 is out. */
+	assert_int_equal(r1(&d, C_R1 | 32, 20), TRAN_READY);
+	assert_int_equal(r1(&d, C_R1 | 33, 21), TRAN_READY);
+	assert_int_equal(r1(&d, C_R1 | 55, rca << 16), R1_ERASE_RESET | R1_APP | TRAN_READY);
+	assert_int_equal(r1(&d, C_R1 | C_ACMD | 6, 2), R1_APP | TRAN_READY);
 	assert_int_equal(r1(&d, C_R1B | 38, 0), R1_ERASE_SEQ | TRAN_READY);
 	/*
 	 * CMD56 is such a command too (the model has no GEN_CMD and stays silent:
