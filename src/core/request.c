@@ -985,26 +985,23 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 
 /* ------------------------------------------------------------ entries */
 
-/* The backend saw a card inserted or removed: count it, tell the owner (no lock held). */
-static CORE_NOINLINE_ void card_changed(struct mmchal_host *h)
+/*
+ * The backend saw a card inserted or removed, or the SDIO card signalled (the
+ * backend disabled its interrupt with the report): count each, then tell the
+ * owner with no lock held, card change first.
+ */
+static CORE_NOINLINE_ void tell_owner(struct mmchal_host *h, uint32_t ev)
 {
 	mmchal_irqflags_t f = host_lock_(h);
 
-	HSTAT_ADD_(h, card_changes, 1);
+	if (ev & MMCHAL_EV_CARD_CHANGE)
+		HSTAT_ADD_(h, card_changes, 1);
+	if (ev & MMCHAL_EV_SDIO_IRQ)
+		HSTAT_ADD_(h, sdio_irqs, 1);
 	host_unlock_(h, f);
-	if (h->card_change)
+	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
 		h->card_change(h->card_change_arg);
-}
-
-/* The SDIO card signalled (the backend disabled its interrupt): count it, tell
- * the owner (no lock held). */
-static CORE_NOINLINE_ void sdio_signalled(struct mmchal_host *h)
-{
-	mmchal_irqflags_t f = host_lock_(h);
-
-	HSTAT_ADD_(h, sdio_irqs, 1);
-	host_unlock_(h, f);
-	if (h->sdio_irq)
+	if ((ev & MMCHAL_EV_SDIO_IRQ) && h->sdio_irq)
 		h->sdio_irq(h->sdio_irq_arg);
 }
 
@@ -1027,10 +1024,8 @@ static CORE_INLINE_ bool take_events(struct mmchal_host *h, uint32_t *ev)
  * interrupt among @p ev. */
 static CORE_INLINE_ int after_events(struct mmchal_host *h, uint32_t ev, int ret)
 {
-	if (ev & MMCHAL_EV_CARD_CHANGE)
-		card_changed(h);
-	if (ev & MMCHAL_EV_SDIO_IRQ)
-		sdio_signalled(h);
+	if (ev & (MMCHAL_EV_CARD_CHANGE | MMCHAL_EV_SDIO_IRQ))
+		tell_owner(h, ev);
 	return ret;
 }
 
