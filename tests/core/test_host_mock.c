@@ -466,17 +466,30 @@ static void on_change(void *arg)
 	changes++;
 }
 
-/* A card removal and insertion reach the host's card_change callback. */
+static unsigned sdio_irqs;
+
+static void on_sdio_irq(void *arg)
+{
+	assert_ptr_equal(arg, &g.host);
+	/* told after the lock is dropped */
+	assert_int_equal(g.rp.depth, 0);
+	sdio_irqs++;
+}
+
+/* A card removal and insertion reach the host's card_change callback, and only it. */
 static void test_card_change(void **state)
 {
 	struct mmchal_host_stats st;
 
 	(void)state;
 	change_fn = on_change;
+	sdio_fn = on_sdio_irq;
 	setup(K_PIO, false);
 	change_fn = NULL;
+	sdio_fn = NULL;
 	card_to_tran();
 	changes = 0;
+	sdio_irqs = 0;
 	assert_int_equal(mmchal_host_irq(&g.host), 0);
 	assert_int_equal(changes, 0);
 	mmchal_mock_set_present(&g.mock, false);
@@ -489,17 +502,9 @@ static void test_card_change(void **state)
 	assert_int_equal(changes, 2);
 	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
 	assert_int_equal(st.card_changes, 2);
+	assert_int_equal(st.sdio_irqs, 0);
+	assert_int_equal(sdio_irqs, 0);
 	mmchal_host_deinit(&g.host);
-}
-
-static unsigned sdio_irqs;
-
-static void on_sdio_irq(void *arg)
-{
-	assert_ptr_equal(arg, &g.host);
-	/* told after the lock is dropped */
-	assert_int_equal(g.rp.depth, 0);
-	sdio_irqs++;
 }
 
 /* CMD52 to function @fn at @addr (a write of @v when @wr); returns the R5's data byte. */
@@ -514,7 +519,7 @@ static uint8_t cmd52(bool wr, uint32_t fn, uint32_t addr, uint8_t v)
 }
 
 /*
- * The SDIO card's interrupt reaches the host's sdio_irq callback once, from
+ * The SDIO card's interrupt reaches the host's sdio_irq callback (and only it) once, from
  * mmchal_host_irq() or mmchal_host_poll() with the lock dropped, and not again
  * while the card holds it until the owner enables it again through the host op;
  * every report is counted, also without a callback.
@@ -528,9 +533,12 @@ static void test_sdio_irq(void **state)
 	(void)state;
 	sdio_card = true;
 	sdio_fn = on_sdio_irq;
+	change_fn = on_change;
 	extra_bus = MMCHAL_BUS_SDIO_IRQ;
 	setup(K_PIO, false);
 	sdio_fn = NULL;
+	change_fn = NULL;
+	changes = 0;
 	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
 	assert_true(r & 0x80000000u);
 	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
@@ -554,6 +562,7 @@ static void test_sdio_irq(void **state)
 	assert_int_equal(mmchal_host_stats(&g.host, &st), 0);
 	assert_int_equal(st.sdio_irqs, 2);
 	assert_int_equal(st.card_changes, 0);
+	assert_int_equal(changes, 0);
 	assert_int_equal(ops->enable_sdio_irq(&g.host, false), 0);
 	mmchal_host_deinit(&g.host);
 
