@@ -126,7 +126,6 @@ int mmchal_sim_card_remove(struct mmchal_sim *sim)
 	sim->card.present = false;
 	sim->card.busy = false;
 	sim->card.stuck = false;
-	sim->card.sdio_irq = false; /* no card, no interrupt on DAT1 */
 	/* DAT0 is pulled high without a card: the controller sees busy end now. */
 	sim->ev[EV_BUSY] = sim->now;
 	sdhi_card_changed_(sim, false);
