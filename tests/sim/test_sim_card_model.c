@@ -23,6 +23,7 @@
 #define R1_OUT_OF_RANGE (1u << 31)
 #define R1_ERASE_SEQ    (1u << 28)
 #define R1_ERASE_PARAM  (1u << 27)
+#define R1_BLOCK_LEN    (1u << 29)
 #define R1_ILLEGAL      (1u << 22)
 #define R1_ERASE_RESET  (1u << 13)
 #define R1_READY        (1u << 8)
@@ -249,6 +250,105 @@ static void test_cmd0_restarts_the_card(void **state)
 	assert_int_equal(r1(&d, C_R3 | 1, 0x40ff8080u), 0xc0ff8080u);
 	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
 	assert_int_equal(r1(&d, C_R1 | 3, 1u << 16), R1_ST(MMCHAL_SIM_ST_IDENT) | R1_READY);
+	drv_close(&d);
+}
+
+/*
+ * ACMD41 with an empty voltage window is an inquiry (SD Physical Layer 4.10
+ * section 4.2.3.1): the card answers its OCR, busy, and stays idle; with a
+ * window it powers up. An ILLEGAL_COMMAND pending from the ident state (CMD9
+ * there) reaches the host in CMD3's R6, bit 14 (R6 carries status bits 23,
+ * 22, 19 in 15:13 and 12:0 as they are, SD 4.10 section 4.9.5).
+ */
+static void test_sd_acmd41_inquiry_and_r6_status(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct drv d;
+
+	(void)state;
+	card_cfg(&cc, MMCHAL_SIM_CARD_SD);
+	open_card(&d, NULL, &cc, false);
+	assert_int_equal(drv_cmd(&d, C_R1 | 8, 0x1aa), 0);
+	assert_int_equal(r1(&d, C_R1 | 55, 0), R1_ST(MMCHAL_SIM_ST_IDLE) | R1_READY | R1_APP);
+	assert_int_equal(r1(&d, C_R3 | C_ACMD | 41, 0), 0x00ff8000u);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDLE);
+	assert_int_equal(sd_ready(&d, 0x40ff8000u), 0xc0ff8000u);
+	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
+	assert_int_equal(drv_cmd(&d, C_R2 | 9, 0), MMCHAL_ETIMEDOUT); /* illegal in ident */
+	assert_int_equal(r1(&d, C_R1 | 3, 0),
+			 cc.rca << 16 | 0x4000u | R1_ST(MMCHAL_SIM_ST_IDENT) | R1_READY);
+	assert_int_equal(r1(&d, C_R1 | 13, cc.rca << 16), R1_ST(MMCHAL_SIM_ST_STBY) | R1_READY);
+	drv_close(&d);
+}
+
+/*
+ * SD CMD16: up to 512 bytes are accepted (an SDHC card ignores the length),
+ * above that BLOCK_LEN_ERROR. CMD6 in check mode asking group 2 for a
+ * function the card lacks (1): that group's result nibble is 0xF and group 1
+ * (asked 0xF, "no change") reports its current function 0, so byte 16 of the
+ * status is 0xF0 (SD 4.10 section 4.3.10.4, table 4-13); nothing switches.
+ */
+static void test_sd_cmd16_limit_and_cmd6_group2(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	enum mmchal_timing t;
+	uint8_t st[64];
+	struct drv d;
+
+	(void)state;
+	card_cfg(&cc, MMCHAL_SIM_CARD_SD);
+	open_card(&d, NULL, &cc, true);
+	assert_int_equal(r1(&d, C_R1 | 16, 512), TRAN_READY);
+	assert_int_equal(r1(&d, C_R1 | 16, 513), R1_BLOCK_LEN | TRAN_READY);
+	assert_int_equal(r1(&d, C_R1 | 16, 512), TRAN_READY);
+	memset(st, 0x55, sizeof(st));
+	assert_int_equal(drv_pio_read(&d, C_R1 | 6, 0x00ffff1fu, 64, 1, st), 0);
+	assert_int_equal(st[16], 0xf0);
+	assert_int_equal(st[15], 0x00);
+	assert_int_equal(st[14], 0x00);
+	assert_int_equal(mmchal_sim_card_bus(d.sim, NULL, &t), 0);
+	assert_int_equal(t, MMCHAL_TIMING_LEGACY);
+	drv_close(&d);
+}
+
+/*
+ * The voltage switch's end, to the microsecond: after CMD11 the card holds
+ * DAT0 low across the clock stop, and releases it 100 us after the clock
+ * restarts (docs/sim.md, an assumption within the 1 ms SD 4.10 section
+ * 4.2.4.2 allows): still low 99 us after, high at 100 us. A clock stop and
+ * start without a switch in progress changes nothing.
+ */
+static void test_sd_voltage_switch_release_time(void **state)
+{
+	struct mmchal_sim_card_config cc;
+	struct mmchal_sim_config cfg;
+	struct drv d;
+
+	(void)state;
+	precise(&cfg);
+	card_cfg(&cc, MMCHAL_SIM_CARD_SD);
+	open_card(&d, &cfg, &cc, false);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0180u);
+	assert_int_equal(sd_ready(&d, 0x41ff8000u), 0xc1ff8000u);
+	assert_int_equal(r1(&d, C_R1 | 11, 0), R1_ST(MMCHAL_SIM_ST_READY) | R1_READY);
+	assert_int_equal(drv_status(&d) & S_DAT0, 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0080u); /* clock off */
+	mmchal_sim_advance(d.sim, 5000000u);
+	assert_int_equal(drv_status(&d) & S_DAT0, 0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0180u); /* on again, at 1.8 V */
+	mmchal_sim_advance(d.sim, 99000u);
+	assert_int_equal(drv_status(&d) & S_DAT0, 0);
+	mmchal_sim_advance(d.sim, 1000u);
+	assert_int_equal(drv_status(&d) & S_DAT0, S_DAT0);
+	/* the switch is over: another stop and start leave DAT0 high */
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0080u);
+	mmchal_sim_advance(d.sim, 1000u);
+	assert_int_equal(drv_status(&d) & S_DAT0, S_DAT0);
+	mmchal_bus_wr16(&d.bus, R_CLK, 0x0180u);
+	mmchal_sim_advance(d.sim, 1000u);
+	assert_int_equal(drv_status(&d) & S_DAT0, S_DAT0);
+	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
+	assert_int_equal(mmchal_sim_card_state(d.sim), MMCHAL_SIM_ST_IDENT);
 	drv_close(&d);
 }
 
@@ -943,6 +1043,9 @@ int main(void)
 		cmocka_unit_test(test_sd_registers_at_insertion),
 		cmocka_unit_test(test_cmd0_restarts_the_card),
 		cmocka_unit_test(test_cmd0_ends_programming_busy),
+		cmocka_unit_test(test_sd_acmd41_inquiry_and_r6_status),
+		cmocka_unit_test(test_sd_cmd16_limit_and_cmd6_group2),
+		cmocka_unit_test(test_sd_voltage_switch_release_time),
 		cmocka_unit_test(test_removal_ends_r1b_busy_wait),
 		cmocka_unit_test(test_ready_for_data_clear_while_busy),
 		cmocka_unit_test(test_deselect_while_programming_sd),
