@@ -276,8 +276,9 @@ static void test_sd_acmd41_inquiry_and_r6_status(void **state)
 	assert_int_equal(drv_cmd(&d, C_R2 | 2, 0), 0);
 	assert_int_equal(drv_cmd(&d, C_R2 | 9, 0), MMCHAL_ETIMEDOUT); /* illegal in ident */
 	assert_int_equal(r1(&d, C_R1 | 3, 0),
-			 cc.rca << 16 | 0x4000u | R1_ST(MMCHAL_SIM_ST_IDENT) | R1_READY);
-	assert_int_equal(r1(&d, C_R1 | 13, cc.rca << 16), R1_ST(MMCHAL_SIM_ST_STBY) | R1_READY);
+			 (uint32_t)cc.rca << 16 | 0x4000u | R1_ST(MMCHAL_SIM_ST_IDENT) | R1_READY);
+	assert_int_equal(r1(&d, C_R1 | 13, (uint32_t)cc.rca << 16),
+			 R1_ST(MMCHAL_SIM_ST_STBY) | R1_READY);
 	drv_close(&d);
 }
 
