@@ -518,6 +518,19 @@ static uint8_t cmd52(bool wr, uint32_t fn, uint32_t addr, uint8_t v)
 	return (uint8_t)r;
 }
 
+/* The mock SDIO card through the host: CMD5 until ready, CMD3, CMD7, then IENM and
+   IEN1 set in CCCR 0x04. */
+static void sdio_select_ien(void)
+{
+	uint32_t r = 0;
+
+	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
+	assert_true(r & 0x80000000u);
+	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
+	assert_int_equal(cmd(7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
+	assert_int_equal(cmd52(true, 0, 0x04, 0x03), 0x03); /* IENM, IEN1 */
+}
+
 /*
  * The SDIO card's interrupt reaches the host's sdio_irq callback (and only it) once, from
  * mmchal_host_irq() or mmchal_host_poll() with the lock dropped, and not again
@@ -528,7 +541,6 @@ static void test_sdio_irq(void **state)
 {
 	const struct mmchal_host_ops *ops = &mmchal_host_core_ops;
 	struct mmchal_host_stats st;
-	uint32_t r = 0;
 
 	(void)state;
 	sdio_card = true;
@@ -539,11 +551,7 @@ static void test_sdio_irq(void **state)
 	sdio_fn = NULL;
 	change_fn = NULL;
 	changes = 0;
-	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
-	assert_true(r & 0x80000000u);
-	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
-	assert_int_equal(cmd(7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
-	assert_int_equal(cmd52(true, 0, 0x04, 0x03), 0x03); /* IENM, IEN1 */
+	sdio_select_ien();
 	sdio_irqs = 0;
 	assert_int_equal(ops->enable_sdio_irq(&g.host, true), 0);
 	assert_int_equal(mmchal_host_irq(&g.host), 0);
@@ -568,10 +576,7 @@ static void test_sdio_irq(void **state)
 
 	/* no callback: still counted */
 	setup(K_PIO, false);
-	assert_int_equal(cmd(5, 0x00ff8000u, MMCHAL_RSP_R4, &r), 0);
-	assert_int_equal(cmd(3, 0, MMCHAL_RSP_R6, &r), 0);
-	assert_int_equal(cmd(7, r & 0xffff0000u, MMCHAL_RSP_R1B, NULL), 0);
-	assert_int_equal(cmd52(true, 0, 0x04, 0x03), 0x03);
+	sdio_select_ien();
 	assert_int_equal(mmchal_mock_sdio_irq(&g.mock, 0x02), 0);
 	assert_int_equal(ops->enable_sdio_irq(&g.host, true), 0);
 	assert_int_equal(mmchal_host_irq(&g.host), 0);
