@@ -674,83 +674,6 @@ static void test_entry_checks(void **state)
 	fx_close(&f);
 }
 
-/* SDIO card interrupt (SDIO_INFO1 bit 0) on the eMMC fixture: a bus wrapper sets the
-   bit as a card would until it is acknowledged and checks the acknowledging write
-   (the simulator's own SDIO card interrupt is driven in test_sdhi_host.c). */
-static const struct mmchal_bus_ops *ioirq_inner;
-static bool ioirq_pending;
-static uint64_t ioirq_acks;
-static uint32_t ioirq_shift;
-
-static uint16_t ioirq_rd16(void *ctx, uint32_t off)
-{
-	uint16_t v = ioirq_inner->read16(ctx, off);
-
-	if (off == (R_SDIOMODE + 2u) << ioirq_shift && ioirq_pending)
-		v |= 1u;
-	return v;
-}
-
-static void ioirq_wr16(void *ctx, uint32_t off, uint16_t val)
-{
-	if (off == (R_SDIOMODE + 2u) << ioirq_shift && !(val & 1u)) {
-		ioirq_pending = false;
-		ioirq_acks++;
-		assert_int_equal(val, 0xfffe);
-	}
-	ioirq_inner->write16(ctx, off, val);
-}
-
-static void test_sdio_irq(void **state)
-{
-	struct mmchal_bus_ops ops;
-	uint32_t ev;
-	struct fx f;
-
-	(void)state;
-	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
-	ioirq_inner = f.cfg.bus.ops;
-	ioirq_shift = f.sc.bus_shift;
-	ops = *f.cfg.bus.ops;
-	ops.read16 = ioirq_rd16;
-	ops.write16 = ioirq_wr16;
-	f.cfg.bus.ops = &ops;
-	assert_int_equal(mmchal_sdhi_idmac_init(&f.sdhi, &f.cfg, &f.be), 0);
-	assert_int_equal(f.be.ops->probe(f.be.ctx), 0);
-	ioirq_pending = false;
-	ioirq_acks = 0;
-	/* not enabled: not reported, not acknowledged */
-	ioirq_pending = true;
-	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
-	assert_false(ev & MMCHAL_EV_SDIO_IRQ);
-	assert_int_equal(ioirq_acks, 0);
-	/* enabled: reported once and acknowledged, the interrupt off with the report */
-	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, true), 0);
-	assert_int_equal(reg16(&f, R_SDIOMODE + 4u), 0xfffe); /* SDIO_MASK: IOIRQ open */
-	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
-	assert_true(ev & MMCHAL_EV_SDIO_IRQ);
-	assert_int_equal(ioirq_acks, 1);
-	assert_int_equal(reg16(&f, R_SDIOMODE), 0);
-	assert_int_equal(reg16(&f, R_SDIOMODE + 4u), 0xffff);
-	/* the card still holds it: not reported again until enabled again */
-	ioirq_pending = true;
-	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
-	assert_false(ev & MMCHAL_EV_SDIO_IRQ);
-	assert_int_equal(ioirq_acks, 1);
-	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, true), 0);
-	assert_int_equal(reg16(&f, R_SDIOMODE), 1);
-	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
-	assert_true(ev & MMCHAL_EV_SDIO_IRQ);
-	assert_int_equal(ioirq_acks, 2);
-	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, true), 0);
-	assert_int_equal(f.be.ops->handle_irq(f.be.ctx, &ev), 0);
-	assert_false(ev & MMCHAL_EV_SDIO_IRQ);
-	assert_int_equal(f.be.ops->enable_sdio_irq(f.be.ctx, false), 0);
-	assert_int_equal(reg16(&f, R_SDIOMODE), 0);
-	assert_int_equal(reg16(&f, R_SDIOMODE + 4u), 0xffff);
-	fx_close(&f);
-}
-
 /* A card that is never busy after a write: the one access end comes with the bus
    idle (INFO2 bit 29), and the DMA write ends on it. */
 static void test_write_never_busy(void **state)
@@ -1491,7 +1414,6 @@ int main(void)
 		cmocka_unit_test(test_timeout_clocks),
 		cmocka_unit_test(test_edge_values_taken),
 		cmocka_unit_test(test_entry_checks),
-		cmocka_unit_test(test_sdio_irq),
 		cmocka_unit_test(test_write_never_busy),
 		cmocka_unit_test(test_start_refusals),
 		cmocka_unit_test(test_probe_writes),
