@@ -28,7 +28,8 @@
 #define NPAGES   8u
 
 _Static_assert(MMCHAL_EMMC_RO || !MMCHAL_WITH_IOMMU || !MMCHAL_WITH_BOUNCE || !MMCHAL_FAST_PATH ||
-		       !MMCHAL_WITH_STATS,
+		       !MMCHAL_WITH_STATS || !MMCHAL_WITH_SDIO || !MMCHAL_WITH_HS200 ||
+		       !MMCHAL_WITH_IRQ,
 	       "tests/lean is built only for a lean library");
 
 static struct board B;
