@@ -45,9 +45,11 @@ CFLAGS=(-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os -std=c11
 
 # config : backends : cmake options (space-separated) : budget (text + rodata, bytes)
 lean="-DMMCHAL_WITH_IOMMU=OFF -DMMCHAL_WITH_BOUNCE=OFF -DMMCHAL_FAST_PATH=OFF -DMMCHAL_WITH_STATS=OFF"
+# what a polled firmware on one memory card never runs (the lean-boot preset)
+boot="$lean -DMMCHAL_WITH_SDIO=OFF -DMMCHAL_WITH_HS200=OFF -DMMCHAL_WITH_IRQ=OFF"
 configs=(
-	"mcu-pio:pio:$lean:8192"
-	"bootloader-idmac:sdhi_idmac:$lean:7168"
+	"mcu-pio:pio:$boot:8192"
+	"bootloader-idmac:sdhi_idmac:$boot:7168"
 	"full:sdhi_idmac;sdhi_sysdmac;pio::32768"
 	"boot-emmc-ro:sdhi_idmac:$lean -DMMCHAL_EMMC_RO=ON:5120"
 )
