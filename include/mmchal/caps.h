@@ -87,7 +87,9 @@ struct mmchal_bounce_caps {
 
 /** @brief Where a backend's completion events arrive. */
 enum mmchal_completion_ctx {
-	MMCHAL_COMPLETES_IN_IRQ = 0, /**< an interrupt handler reports completion */
+	/** an interrupt handler reports completion (a library without the interrupt
+	    path, ::MMCHAL_WITH_IRQ 0, polls such a backend as well) */
+	MMCHAL_COMPLETES_IN_IRQ = 0,
 	MMCHAL_COMPLETES_POLLED = 1, /**< no interrupt line: completion is found by polling */
 };
 

@@ -39,6 +39,11 @@
  * expiry the backend is aborted and the request completes once with
  * ::MMCHAL_ETIMEDOUT.
  *
+ * A library built without the interrupt path (::MMCHAL_WITH_IRQ 0) keeps
+ * only polled completion: mmchal_host_poll() and mmchal_host_request_sync()
+ * complete every request, whatever policy the limits name, and
+ * mmchal_host_irq() refuses with ::MMCHAL_ENOTSUP.
+ *
  * @note Locking: every function takes the host lock (the port's lock pair)
  *       itself; backend ops are called with it held. Under IRQ_SPLIT and
  *       DEFERRED the lock is held only for state transitions. No function
@@ -138,7 +143,8 @@ struct mmchal_host_stats {
 	uint64_t full_map_checks;
 	uint64_t unmap_errors; /**< IOMMU unmaps that failed */
 	uint64_t spurious;     /**< events with no request in flight */
-	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed) */
+	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed);
+				    always 0 without the interrupt path (::MMCHAL_WITH_IRQ 0) */
 	uint64_t card_changes; /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
 	uint64_t sdio_irqs;    /**< ::MMCHAL_EV_SDIO_IRQ events from the backend */
 	/** IOMMU pages mapped now in the host's domain, as the domain counts them.
@@ -259,6 +265,9 @@ struct mmchal_host {
  *                        cannot run
  * @retval other          the error of the backend's @c probe or @c get_caps
  * @note Thread context; calls the backend's @c probe without the lock.
+ * @note Without the interrupt path (::MMCHAL_WITH_IRQ 0) a backend that
+ *       declares ::MMCHAL_COMPLETES_IN_IRQ is accepted like any other and
+ *       polled: mmchal_host_poll() calls its @c handle_irq op.
  */
 int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg);
 
@@ -312,7 +321,9 @@ int mmchal_host_request(struct mmchal_host *host, struct mmchal_request *req);
  * @note Thread context; calls the port's @c delay_us between polls. Under
  *       the DEFERRED policy the port's deferred work must be able to run
  *       while the caller waits (a completion handed to it is never taken
- *       back, so the wait ends only when that work has run).
+ *       back, so the wait ends only when that work has run). A library
+ *       without the interrupt path (::MMCHAL_WITH_IRQ 0) defers nothing: the
+ *       request completes in this call.
  */
 int mmchal_host_request_sync(struct mmchal_host *host, struct mmchal_request *req,
 			     uint32_t timeout_ms);
@@ -325,6 +336,9 @@ int mmchal_host_request_sync(struct mmchal_host *host, struct mmchal_request *re
  *         work), 0 otherwise, also when a failed DMA data phase was restarted by
  *         PIO (::mmchal_host_cfg::pio_retry): the request is running again
  * @retval MMCHAL_EINVAL  @p host NULL or not live
+ * @retval MMCHAL_ENOTSUP the library has no interrupt path (::MMCHAL_WITH_IRQ
+ *                        is 0): the backend is not asked for its status and
+ *                        nothing changes; mmchal_host_poll() advances the request
  * @note Interrupt context (or any context for a polled host).
  */
 int mmchal_host_irq(struct mmchal_host *host);
@@ -336,7 +350,9 @@ int mmchal_host_irq(struct mmchal_host *host);
  * @return 1 when a request completed in this call, 0 otherwise (as for
  *         mmchal_host_irq(), a PIO retry is no completion)
  * @retval MMCHAL_EINVAL  @p host NULL or not live
- * @note Thread context; completion runs inline.
+ * @note Thread context; completion runs inline. Without the interrupt path
+ *       (::MMCHAL_WITH_IRQ 0) this and mmchal_host_request_sync() are the
+ *       only ways a request advances.
  */
 int mmchal_host_poll(struct mmchal_host *host);
 

@@ -204,7 +204,8 @@ struct mmchal_port_ops {
 	void (*cache_clean)(void *ctx, const void *addr, size_t len);
 	/** discard lines of [addr, addr+len) around a device write to memory */
 	void (*cache_invalidate)(void *ctx, void *addr, size_t len);
-	/** run @p fn(@p arg) later in a thread-like context; 0 or a negative ::mmchal_err */
+	/** run @p fn(@p arg) later in a thread-like context; 0 or a negative ::mmchal_err.
+	    Never called by a library without the interrupt path (::MMCHAL_WITH_IRQ 0) */
 	int (*schedule_work)(void *ctx, mmchal_work_fn fn, void *arg);
 	/** emit a fixed message with one value (no formatting in the library) */
 	void (*log)(void *ctx, enum mmchal_log_level level, const char *msg, int64_t value);

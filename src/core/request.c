@@ -42,6 +42,12 @@
  * the completion work from the interrupt to the port's deferred work. The
  * @c done callback always runs after the lock is dropped and after the host
  * is IDLE again, so it may start the next request.
+ *
+ * A library built without the interrupt path (MMCHAL_WITH_IRQ 0, config.h)
+ * keeps only the POLLED way, whatever policy the limits name: the events
+ * come from mmchal_host_poll() and mmchal_host_request_sync() alone, and
+ * mmchal_host_irq() only checks its argument. The lock stays: it still
+ * serialises the threads that call the host.
  */
 #include <mmchal/config.h>
 #include <mmchal/host_core.h>
@@ -943,6 +949,7 @@ static CORE_INLINE_ bool complete(struct mmchal_host *h, mmchal_irqflags_t f, bo
 	return true;
 }
 
+#if MMCHAL_WITH_IRQ
 static void deferred_complete(void *arg)
 {
 	(void)complete(arg, 0, false);
@@ -982,6 +989,24 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 	}
 	return complete(h, 0, false) ? 1 : 0;
 }
+#else
+/*
+ * Called with the lock held; drops it. A library without the interrupt path
+ * (MMCHAL_WITH_IRQ 0, config.h) completes every request as the POLLED policy
+ * does, in the caller's context, whatever policy the limits name: it never
+ * holds the lock through the completion work and never defers it. @p in_irq
+ * is false on every path that is built.
+ */
+static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool fin, bool in_irq)
+{
+	(void)in_irq;
+	host_unlock_(h, f);
+	if (!fin)
+		return 0;
+	/* A PIO retry is no completion: the caller keeps waiting for this request. */
+	return complete(h, 0, false) ? 1 : 0;
+}
+#endif
 
 /* ------------------------------------------------------------ entries */
 
@@ -1029,6 +1054,7 @@ static CORE_INLINE_ int after_events(struct mmchal_host *h, uint32_t ev, int ret
 	return ret;
 }
 
+#if MMCHAL_WITH_IRQ
 int mmchal_host_irq(struct mmchal_host *h)
 {
 	mmchal_irqflags_t f;
@@ -1041,6 +1067,14 @@ int mmchal_host_irq(struct mmchal_host *h)
 	fin = take_events(h, &ev);
 	return after_events(h, ev, finish(h, f, fin, true));
 }
+#else
+/* No interrupt path: the backend is not asked for its status, nothing moves
+ * (host_core.h); mmchal_host_poll() does what this entry would. */
+int mmchal_host_irq(struct mmchal_host *h)
+{
+	return host_live_(h) ? MMCHAL_ENOTSUP : MMCHAL_EINVAL;
+}
+#endif
 
 int mmchal_host_poll(struct mmchal_host *h)
 {
