@@ -205,7 +205,9 @@ struct mmchal_sdhi_cfg {
 	uint32_t data_timeout_ns;
 	/** SYS-DMAC only: called from a channel's completion callback (the DMA engine's
 	    interrupt context) so that the platform runs the host's interrupt path, e.g.
-	    mmchal_host_irq(); NULL = the platform polls */
+	    mmchal_host_irq(); NULL = the platform polls. A library without the interrupt
+	    path (::MMCHAL_WITH_IRQ 0) is polled: the hook may wake the polling thread,
+	    and the next mmchal_host_poll() sees the channel's end */
 	void (*dma_notify)(void *arg);
 	void *dma_notify_arg; /**< argument of @c dma_notify */
 };

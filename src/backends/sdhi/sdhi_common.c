@@ -84,6 +84,7 @@ static bool cd_usable(const struct mmchal_sdhi *s)
 	return !(s->cfg.caps.bus & (MMCHAL_BUS_NONREMOVABLE | MMCHAL_BUS_BROKEN_CD));
 }
 
+#if MMCHAL_WITH_IRQ
 SDHI_NOINLINE_ static uint32_t irq_base(const struct mmchal_sdhi *s)
 {
 	/* the command and data error sets share the CRC and end-bit bits */
@@ -102,6 +103,7 @@ static void write_masks(const struct mmchal_sdhi *s)
 	wr16(s, SDHI_INFO1_MASK, (uint16_t)~s->irq_on);
 	wr16(s, SDHI_INFO2_MASK, (uint16_t) ~(s->irq_on >> 16));
 }
+#endif
 
 /*
  * SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while SDIO_MODE bit 0
@@ -114,6 +116,7 @@ static void write_sdio(const struct mmchal_sdhi *s)
 	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
 }
 
+#if MMCHAL_WITH_IRQ
 void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
 {
 	uint32_t on;
@@ -129,6 +132,22 @@ void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
 		write_masks(s);
 	}
 }
+#else
+/*
+ * A library without the interrupt path (MMCHAL_WITH_IRQ 0) polls the status
+ * registers, which latch every event whatever the masks say (U-Boot's TMIO
+ * driver polls SD_INFO1/2 and the DMAC's DM_CM_INFO1/2 and never writes a
+ * mask; Linux reads masked bits in its handler): the masks keep the value the
+ * soft reset gave them, every source masked, and only the DMA enable changes.
+ */
+void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
+{
+	if (dma == s->dma_on)
+		return;
+	wr16(s, SDHI_CC_EXT_MODE, dma ? SDHI_EXT_DMA : 0);
+	s->dma_on = dma;
+}
+#endif
 
 /* SOFT_RST bit 0 is an active-low reset: 0 then 1 (Linux renesas_sdhi_reset). */
 static void reset_pulse(const struct mmchal_sdhi *s)
@@ -140,7 +159,8 @@ static void reset_pulse(const struct mmchal_sdhi *s)
 /*
  * The registers a soft reset loses, written from their cached values: clock, bus width
  * and timeout, data port width (when @p host_mode), DDR mode and SDIO mode when set,
- * DMA mode off, interrupt masks. Probe sets them up the same way.
+ * DMA mode off, interrupt masks (left masked without the interrupt path, as
+ * mmchal_sdhi_dma_mode_() says). Probe sets them up the same way.
  */
 static void restore(struct mmchal_sdhi *s, bool host_mode)
 {
@@ -158,8 +178,10 @@ static void restore(struct mmchal_sdhi *s, bool host_mode)
 	   the cached state is the hardware's either way. */
 	wr16(s, SDHI_CC_EXT_MODE, 0);
 	s->dma_on = false;
+#if MMCHAL_WITH_IRQ
 	s->irq_on = irq_base(s) | SDHI_ST_PIO;
 	write_masks(s);
+#endif
 	/* Unknown after a reset: the next request writes them. */
 	s->size = 0;
 	s->stop = 0xffffu;

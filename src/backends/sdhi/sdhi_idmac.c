@@ -49,8 +49,12 @@ static void channel_reset(const struct mmchal_sdhi *s)
 static void idmac_probe(struct mmchal_sdhi *s)
 {
 	channel_reset(s);
+#if MMCHAL_WITH_IRQ
+	/* Without the interrupt path the end and error bits are polled (idmac_poll())
+	   and the masks are left masked from reset, as U-Boot does (sdhi_common.c). */
 	dm_wr(s, DM_CM_INFO1_MASK, ~(DM_INFO1_END_CH0 | end_bit(s, true)));
 	dm_wr(s, DM_CM_INFO2_MASK, ~(DM_INFO2_ERR_CH0 | DM_INFO2_ERR_CH1));
+#endif
 }
 
 static void idmac_caps(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
