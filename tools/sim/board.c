@@ -102,6 +102,14 @@ uint64_t board_iova_peak(const struct board *b)
 	return b->iova_peak;
 }
 
+/* The board's interrupt handler: the SDHI line, and a SYS-DMAC channel's end. */
+static void board_irq(void *arg)
+{
+	struct board *b = arg;
+
+	(void)mmchal_host_irq(&b->host);
+}
+
 static int board_backend(struct board *b, const struct board_opts *o)
 {
 	const char *compat = o->compatible;
@@ -130,7 +138,12 @@ static int board_backend(struct board *b, const struct board_opts *o)
 	b->scfg.caps.bus = o->bus;
 	b->scfg.caps.merge_capable = o->merge_capable;
 	b->scfg.caps.f_max_hz = o->f_max_hz;
-	b->scfg.caps.completion = MMCHAL_COMPLETES_POLLED;
+	b->scfg.caps.completion = o->irq ? MMCHAL_COMPLETES_IN_IRQ : MMCHAL_COMPLETES_POLLED;
+	if (MMCHAL_WITH_IRQ && o->irq) {
+		/* a read's channel may end after the controller's access end */
+		b->scfg.dma_notify = board_irq;
+		b->scfg.dma_notify_arg = b;
+	}
 	switch (o->kind) {
 	case MMCHAL_SDHI_IDMAC:
 		return mmchal_sdhi_idmac_init(&b->sdhi, &b->scfg, &b->be);
@@ -206,6 +219,8 @@ int board_open(struct board *b, const struct board_opts *o)
 	err = mmchal_host_init(&b->host, &b->hc);
 	if (err)
 		goto fail;
+	if (MMCHAL_WITH_IRQ && o->irq)
+		mmchal_sim_set_irq_handler(b->sim, board_irq, b);
 	b->regbuf = mmchal_sim_mem_alloc(b->sim, b->ram, MMCHAL_CARD_BUF_SIZE, 4096,
 					 &b->regbuf_phys);
 	if (!b->regbuf) {

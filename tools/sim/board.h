@@ -29,6 +29,11 @@ struct board_opts {
 	   is dropped when false, as for an SDHI driver without merge support) */
 	bool merge_capable;
 	uint32_t f_max_hz; /* max-frequency; 0 = the controller clock */
+	/* the SDHI declares completion in its interrupt (MMCHAL_COMPLETES_IN_IRQ):
+	   the simulator's interrupt line and the SYS-DMAC's completions run
+	   mmchal_host_irq(); a library without the interrupt path (MMCHAL_WITH_IRQ
+	   0) has none, and its host polls that backend as it does every other */
+	bool irq;
 };
 
 struct board {
