@@ -54,6 +54,7 @@ static uint8_t *store(void)
 	return s;
 }
 
+#if MMCHAL_EMMC_RO
 static uint64_t commands(void)
 {
 	struct mmchal_sim_counters c;
@@ -62,7 +63,6 @@ static uint64_t commands(void)
 	return c.commands;
 }
 
-#if MMCHAL_EMMC_RO
 /* eMMC identification and reads work as in the full build. */
 static void test_emmc_identify_and_read(void **state)
 {
