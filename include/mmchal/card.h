@@ -22,9 +22,11 @@
  * ::MMCHAL_ENOMEDIUM) every later call returns ::MMCHAL_ENOMEDIUM until
  * mmchal_card_init() succeeds again.
  *
- * Build option: a library built with ::MMCHAL_EMMC_RO (config.h) identifies
+ * Build options (config.h): a library built with ::MMCHAL_EMMC_RO identifies
  * only eMMC and refuses mmchal_card_write() and mmchal_card_erase() with
- * ::MMCHAL_ENOTSUP.
+ * ::MMCHAL_ENOTSUP; one built without ::MMCHAL_WITH_SDIO detects an SDIO or
+ * combo card and refuses it with ::MMCHAL_ENOTSUP; one built without
+ * ::MMCHAL_WITH_HS200 runs an eMMC at DDR52 or high speed at most.
  *
  * @note One caller at a time per card: the card layer takes no lock. Calls
  *       wait for completion (through the host's @c request_sync), so they run
@@ -145,7 +147,9 @@ struct mmchal_sdio_info {
 
 /** @brief What identification found and how the bus was set up. */
 struct mmchal_card_info {
-	enum mmchal_card_type type;      /**< identified type; UNKNOWN until init succeeds */
+	/** identified type; UNKNOWN until init succeeds, except for an SDIO or combo
+	    card refused by a library without ::MMCHAL_WITH_SDIO */
+	enum mmchal_card_type type;
 	uint32_t ocr;                    /**< operation conditions register, last response */
 	uint16_t rca;                    /**< relative card address */
 	bool block_addr;                 /**< commands address 512-byte blocks (SDHC/SDXC, sector
@@ -166,7 +170,8 @@ struct mmchal_card_info {
 	enum mmchal_bus_width bus_width; /**< data bus width in use */
 	enum mmchal_timing timing;       /**< timing mode in use */
 	uint32_t clock_hz;               /**< card clock requested, Hz */
-	bool tuned;                      /**< execute_tuning ran and succeeded */
+	/** execute_tuning ran and succeeded (never without ::MMCHAL_WITH_HS200) */
+	bool tuned;
 };
 
 /** @brief ::mmchal_card_err::opcode of a failure that is not a command's (a
@@ -231,6 +236,14 @@ int mmchal_card_setup(struct mmchal_card *card, const struct mmchal_card_cfg *cf
  * Calls @c init_card as soon as the card type is known. May be called again
  * after a failure or a removal: it starts from power-up every time.
  *
+ * A library built without ::MMCHAL_WITH_SDIO (config.h) detects an SDIO or
+ * combo card by CMD5 and refuses it: ::MMCHAL_ENOTSUP, the type
+ * (::MMCHAL_CARD_SDIO or ::MMCHAL_CARD_SD_COMBO) and the CMD5 answer's
+ * function count and memory flag in ::mmchal_card::info, the card not ready,
+ * ::mmchal_card_err::opcode ::MMCHAL_CARD_NO_CMD; nothing is sent after CMD5
+ * and @c init_card is not called. One built without ::MMCHAL_WITH_HS200
+ * brings an eMMC up to DDR52 or high speed at most, with no tuning.
+ *
  * @param[in,out] card  set-up card object
  * @retval 0                 identified; ::mmchal_card::info is filled
  * @retval MMCHAL_EINVAL     @p card is NULL or not set up
@@ -240,7 +253,8 @@ int mmchal_card_setup(struct mmchal_card *card, const struct mmchal_card_cfg *cf
  * @retval MMCHAL_EIO        a CRC error on the bus
  * @retval MMCHAL_EPROTO     a malformed answer (CMD8 echo, EXT_CSD mismatch, a
  *                           byte-addressed card claiming more than 4 GiB)
- * @retval MMCHAL_ENOTSUP    the card needs something the host lacks
+ * @retval MMCHAL_ENOTSUP    the card needs something the host lacks, or an SDIO or
+ *                           combo card in a library built without ::MMCHAL_WITH_SDIO
  * @retval MMCHAL_EILSEQ     the card's status (R1, R5) reported an illegal command or a
  *                           refused switch, or CMD55 was not taken as an APP_CMD
  * @retval MMCHAL_ERANGE     the card's status reported an argument out of range or a

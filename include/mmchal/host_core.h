@@ -111,7 +111,8 @@ struct mmchal_host_cfg {
 	    clears its cause (CMD52 reads of CCCR INTx and the function's own
 	    registers, from a context that may issue requests), then enables it
 	    again with the host op @c enable_sdio_irq. NULL = not told (still
-	    counted) */
+	    counted). A library built without ::MMCHAL_WITH_SDIO (config.h) has
+	    no SDIO interrupt path: mmchal_host_init() refuses a non-NULL callback */
 	void (*sdio_irq)(void *arg);
 	void *sdio_irq_arg; /**< argument of @c sdio_irq */
 };
@@ -146,7 +147,9 @@ struct mmchal_host_stats {
 	uint64_t defer_inline; /**< DEFERRED completions run inline (schedule_work failed);
 				    always 0 without the interrupt path (::MMCHAL_WITH_IRQ 0) */
 	uint64_t card_changes; /**< ::MMCHAL_EV_CARD_CHANGE events from the backend */
-	uint64_t sdio_irqs;    /**< ::MMCHAL_EV_SDIO_IRQ events from the backend */
+	/** ::MMCHAL_EV_SDIO_IRQ events from the backend; always 0 in a library
+	    built without ::MMCHAL_WITH_SDIO */
+	uint64_t sdio_irqs;
 	/** IOMMU pages mapped now in the host's domain, as the domain counts them.
 	 *  Read by mmchal_host_stats() when no request is being mapped or released;
 	 *  a call that finds one (the owner works on the domain without the lock)
@@ -262,7 +265,10 @@ struct mmchal_host {
  * @retval MMCHAL_EINVAL  NULL argument, a table incomplete (backend, port), a
  *                        segment table pointer without length or the reverse,
  *                        inconsistent capabilities, or a forced policy the host
- *                        cannot run
+ *                        cannot run; in a library built without a layer (config.h):
+ *                        an IOMMU domain (::MMCHAL_WITH_IOMMU), a bounce pool
+ *                        (::MMCHAL_WITH_BOUNCE) or an @c sdio_irq callback
+ *                        (::MMCHAL_WITH_SDIO)
  * @retval other          the error of the backend's @c probe or @c get_caps
  * @note Thread context; calls the backend's @c probe without the lock.
  * @note Without the interrupt path (::MMCHAL_WITH_IRQ 0) a backend that
@@ -284,7 +290,10 @@ void mmchal_host_deinit(struct mmchal_host *host);
  *
  * @c init_card, @c set_ios, @c hw_reset and @c execute_tuning are refused
  * with ::MMCHAL_EBUSY while a request is in flight; optional backend ops
- * that are missing give ::MMCHAL_ENOTSUP.
+ * that are missing give ::MMCHAL_ENOTSUP. In a library built without
+ * ::MMCHAL_WITH_SDIO (config.h) @c enable_sdio_irq returns ::MMCHAL_ENOTSUP
+ * (::MMCHAL_EINVAL when @c ctx is not a live host) and @c get_caps never
+ * reports ::MMCHAL_BUS_SDIO_IRQ.
  */
 extern const struct mmchal_host_ops mmchal_host_core_ops;
 

@@ -19,6 +19,10 @@
  * S4 (`renesas,sdhi-r8a779f0`) through `renesas,rcar-gen4-sdhi`, RZ/G2L
  * (`renesas,sdhi-r9a07g044`) through `renesas,rzg2l-sdhi`.
  *
+ * In a library built without ::MMCHAL_WITH_SDIO (config.h) the backends have
+ * no @c enable_sdio_irq op and report no SDIO card interrupt: the controller's
+ * SDIO interrupt stays off and masked, as its reset leaves it.
+ *
  * @note The table and the lookup functions are const data and pure functions:
  *       any context. The backend ops follow backend.h (called by the core with
  *       the host lock held); the init functions run before the host is live.

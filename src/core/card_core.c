@@ -224,6 +224,12 @@ int mmchal_card_init(struct mmchal_card *card)
 		card->info.type = MMCHAL_CARD_UNKNOWN;
 		return mmchal_card_fail_(card, err, card->err.opcode, card->err.app, card->err.arg);
 	}
+#if !MMCHAL_WITH_SDIO
+	/* detected by CMD5, but this build drives no SDIO function (config.h):
+	   the card keeps its type and is not ready */
+	if (card->info.type == MMCHAL_CARD_SDIO || card->info.type == MMCHAL_CARD_SD_COMBO)
+		return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
+#endif
 	card->info.bus_width = card->ios.bus_width;
 	card->info.timing = card->ios.timing;
 	card->info.clock_hz = card->ios.clock_hz;

@@ -5,7 +5,8 @@
  * Pure: no host access, no state. Field positions are from the SD Physical
  * Layer Simplified Specification (5.2 CID, 5.3 CSD, 5.6 SCR), JEDEC eMMC
  * (7.2 CID, 7.3 CSD, 7.4 EXT_CSD) and the SDIO Simplified Specification
- * (16, CIS tuples), cross-checked against the Linux, U-Boot and Zephyr
+ * (16, CIS tuples; not in a library built without SDIO functions,
+ * ::MMCHAL_WITH_SDIO 0), cross-checked against the Linux, U-Boot and Zephyr
  * decoders as PROTOCOL.md lists them.
  *
  * Locking: none; any context.
@@ -205,6 +206,8 @@ int mmchal_card_status_err_(uint32_t status, uint32_t mask)
 	return MMCHAL_EIO;
 }
 
+#if MMCHAL_WITH_SDIO /* the CIS serves SDIO functions only (config.h) */
+
 /* Tuple codes (SDIO Simplified Spec 16.7). */
 #define CISTPL_NULL   0x00u
 #define CISTPL_MANFID 0x20u
@@ -277,3 +280,4 @@ int mmchal_card_cis_parse_(mmchal_card_cis_read_fn_ rd, void *ctx, uint32_t ptr,
 	}
 	return MMCHAL_EPROTO;
 }
+#endif

@@ -39,8 +39,12 @@ static int io_enter(struct mmchal_card *card, bool write)
 		return mmchal_card_refuse_(card, err);
 	if (!card->ready)
 		return mmchal_card_refuse_(card, MMCHAL_ENOMEDIUM);
+#if MMCHAL_WITH_SDIO
+	/* an SDIO card is ready with no block access; a build without SDIO
+	   functions (config.h) never makes one ready */
 	if (card->info.type != MMCHAL_CARD_SD && card->info.type != MMCHAL_CARD_MMC)
 		return mmchal_card_refuse_(card, MMCHAL_ENOTSUP);
+#endif
 	if (write && card->info.read_only)
 		return mmchal_card_refuse_(card, MMCHAL_EROFS);
 	return 0;

@@ -9,7 +9,9 @@
  * Linux mmc_compare_ext_csds does), then the fastest timing both sides
  * allow: HS400 (by way of HS200 and HS, JEDEC 6.6.2.3), HS200 with tuning,
  * DDR52, HS. The width is set before the timing, as U-Boot and Zephyr do;
- * Linux sets HS_TIMING first (the sources disagree; both are legal).
+ * Linux sets HS_TIMING first (the sources disagree; both are legal). A
+ * library built without HS200 (::MMCHAL_WITH_HS200 0, config.h) has neither
+ * the HS200 and HS400 steps nor the tuning: it stops at DDR52 or HS.
  *
  * Locking: none; one caller per card object, thread context.
  */
@@ -72,26 +74,28 @@ static int mmc_switch_check(struct mmchal_card *card)
 #define T(v)        (STEP_SW | STEP_HS_IDX | (v))
 #define IOS(t, c)   (STEP_IOS | STEP_CLK(c) | (t))
 
-/* HS400 did not come up (HS on the 8-bit single data rate bus, the state
-   every HS400 switch starts from), HS200 did not work (HS at 52 MHz, which
-   an HS200 card reaches from any timing mode), plain HS: one array, entered
-   at different steps. */
-static const uint16_t seq_hs400_back[] = {
+/* HS200 did not work (HS at 52 MHz, which an HS200 card reaches from any
+   timing mode), plain HS: one array, entered at different steps. */
+static const uint16_t seq_hs200_back[] = {
 	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
 	/* seq_hs: HS_TIMING = 1, then CMD13 at the new timing, as Linux
 	   mmc_switch_status does */
 	T(EXT_CSD_TIMING_HS),
 	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
-	W(EXT_CSD_WIDTH_8) | STEP_CHK,
-	0,
-};
-static const uint16_t seq_hs200_back[] = {
-	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
-	T(EXT_CSD_TIMING_HS),
-	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
 	0,
 };
 #define seq_hs (seq_hs200_back + 1)
+
+#if MMCHAL_WITH_HS200
+/* HS400 did not come up: HS on the 8-bit single data rate bus, the state
+   every HS400 switch starts from. */
+static const uint16_t seq_hs400_back[] = {
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_52),
+	T(EXT_CSD_TIMING_HS),
+	IOS(MMCHAL_TIMING_MMC_HS, CLK_HS) | STEP_CHK,
+	W(EXT_CSD_WIDTH_8) | STEP_CHK,
+	0,
+};
 
 /* HS400 from tuned HS200: HS at 52 MHz, 8-bit DDR, HS_TIMING = 3, 200 MHz
    (JEDEC 6.6.2.3, Linux mmc_select_hs400). */
@@ -111,6 +115,7 @@ static const uint16_t seq_hs200[] = {
 	IOS(MMCHAL_TIMING_MMC_HS200, CLK_200) | STEP_CHK,
 	0,
 };
+#endif
 
 /* DDR52 from HS: BUS_WIDTH 5 or 6. */
 static const uint16_t seq_ddr52[] = {
@@ -179,12 +184,14 @@ static int mmc_steps(struct mmchal_card *card, const uint16_t *step)
 			unsigned clk = (s >> 4) & 7u;
 
 			card->ios.timing = (enum mmchal_timing)(s & 0xfu);
+#if MMCHAL_WITH_HS200
 			/* HS200 signals at 1.8 V; a slot that cannot switch has its
 			   eMMC I/O wired to 1.8 V already (the binding's
 			   mmc-hs200-1_8v) */
 			if (card->ios.timing == MMCHAL_TIMING_MMC_HS200 &&
 			    (card->caps.bus & MMCHAL_BUS_1_8V))
 				card->ios.signal_voltage = MMCHAL_SIGNAL_180;
+#endif
 			if (clk != CLK_KEEP)
 				card->ios.clock_hz = step_clock(card, clk);
 			if (!(s & STEP_NOCALL))
@@ -258,6 +265,7 @@ static int mmc_bus_width(struct mmchal_card *card)
 	return mmc_steps(card, seq_width_1);
 }
 
+#if MMCHAL_WITH_HS200
 /* HS200 and CMD21 tuning. */
 static int mmc_hs200(struct mmchal_card *card)
 {
@@ -274,6 +282,7 @@ static int mmc_hs200(struct mmchal_card *card)
 	card->info.tuned = true;
 	return 0;
 }
+#endif
 
 /* A failed mode change: start again from a known state. */
 static int mmc_fall_back(struct mmchal_card *card, const uint16_t *seq)
@@ -290,6 +299,7 @@ static int mmc_timing(struct mmchal_card *card)
 	bool wide = card->ios.bus_width != MMCHAL_BUS_WIDTH_1;
 	int err;
 
+#if MMCHAL_WITH_HS200
 	if ((bus & MMCHAL_BUS_HS200) && (ct & EXT_CSD_TYPE_HS200_18) && wide) {
 		err = mmc_hs200(card);
 		if (!err) {
@@ -305,6 +315,7 @@ static int mmc_timing(struct mmchal_card *card)
 			return err;
 		return mmc_fall_back(card, seq_hs200_back);
 	}
+#endif
 	if (!(bus & MMCHAL_BUS_MMC_HS) || !(ct & (EXT_CSD_TYPE_HS52 | EXT_CSD_TYPE_HS26)))
 		return 0;
 	err = mmc_steps(card, seq_hs);

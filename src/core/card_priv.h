@@ -274,7 +274,23 @@ int mmchal_card_note_err_(struct mmchal_card *card, int err);
 /* @answered: the card answered ACMD41 at least once (so it is SD) */
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
 int mmchal_card_mmc_init_(struct mmchal_card *card);
+#if MMCHAL_WITH_SDIO
 int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4);
+#else
+_Static_assert(MMCHAL_CARD_SD_COMBO == MMCHAL_CARD_SDIO + 1, "a combo card is SDIO + memory");
+/* A library without SDIO functions (config.h) has no card_sdio.c: it keeps
+   what the CMD5 inquiry said, sends nothing more, tells the host nothing, and
+   mmchal_card_init() refuses the card. */
+static inline int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
+{
+	struct mmchal_sdio_info *s = &card->info.sdio;
+
+	s->nfuncs = (uint8_t)((r4 >> 28) & 7u);
+	s->mem_present = (r4 >> 27) & 1u;
+	card->info.type = (enum mmchal_card_type)(MMCHAL_CARD_SDIO + s->mem_present);
+	return 0;
+}
+#endif
 /* The host at SD high speed, 50 MHz (card_sd.c; SDIO high speed is the
    same timing). */
 int mmchal_card_sd_hs_(struct mmchal_card *card);

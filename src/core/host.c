@@ -92,6 +92,16 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		err = h->be.ops->get_caps(h->be.ctx, &h->caps.host, &h->caps.dma);
 	if (err != 0)
 		goto fail;
+#if !MMCHAL_WITH_SDIO
+	/* No SDIO interrupt path in this build (config.h): none is offered to the
+	   stack above, and an owner waiting for the callback is refused, as a
+	   host naming a left-out IOMMU layer or pool is. */
+	h->caps.host.bus &= ~MMCHAL_BUS_SDIO_IRQ;
+	if (cfg->sdio_irq) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+#endif
 	if (h->dom && mmchal_iommu_domain_get_caps(h->dom, &h->caps.iommu) != 0) {
 		err = MMCHAL_EINVAL;
 		goto fail;
@@ -303,6 +313,7 @@ static int op_execute_tuning(void *ctx, uint32_t opcode)
 	return locked_call(live(ctx), true, do_tuning, &opcode);
 }
 
+#if MMCHAL_WITH_SDIO
 static int do_sdio_irq(struct mmchal_host *h, void *arg)
 {
 	bool enable = *(const bool *)arg;
@@ -315,6 +326,15 @@ static int op_enable_sdio_irq(void *ctx, bool enable)
 {
 	return locked_call(live(ctx), false, do_sdio_irq, &enable);
 }
+#else
+/* No SDIO interrupt path in this build (config.h): the backend's is never
+   turned on. */
+static int op_enable_sdio_irq(void *ctx, bool enable)
+{
+	(void)enable;
+	return live(ctx) ? MMCHAL_ENOTSUP : MMCHAL_EINVAL;
+}
+#endif
 
 static int op_request_sync(void *ctx, struct mmchal_request *req, uint32_t timeout_ms)
 {

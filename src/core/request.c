@@ -1013,7 +1013,8 @@ static CORE_INLINE_ int finish(struct mmchal_host *h, mmchal_irqflags_t f, bool 
 /*
  * The backend saw a card inserted or removed, or the SDIO card signalled (the
  * backend disabled its interrupt with the report): count each, then tell the
- * owner with no lock held, card change first.
+ * owner with no lock held, card change first. A build without SDIO functions
+ * (config.h) never turns the SDIO interrupt on, and has no such owner.
  */
 static CORE_NOINLINE_ void tell_owner(struct mmchal_host *h, uint32_t ev)
 {
@@ -1021,13 +1022,17 @@ static CORE_NOINLINE_ void tell_owner(struct mmchal_host *h, uint32_t ev)
 
 	if (ev & MMCHAL_EV_CARD_CHANGE)
 		HSTAT_ADD_(h, card_changes, 1);
+#if MMCHAL_WITH_SDIO
 	if (ev & MMCHAL_EV_SDIO_IRQ)
 		HSTAT_ADD_(h, sdio_irqs, 1);
+#endif
 	host_unlock_(h, f);
 	if ((ev & MMCHAL_EV_CARD_CHANGE) && h->card_change)
 		h->card_change(h->card_change_arg);
+#if MMCHAL_WITH_SDIO
 	if ((ev & MMCHAL_EV_SDIO_IRQ) && h->sdio_irq)
 		h->sdio_irq(h->sdio_irq_arg);
+#endif
 }
 
 /* Under the lock: the backend's pending events; with a request running, its

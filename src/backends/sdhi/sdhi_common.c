@@ -105,16 +105,20 @@ static void write_masks(const struct mmchal_sdhi *s)
 }
 #endif
 
+#if MMCHAL_WITH_SDIO
 /*
  * SDIO_MASK bit 0 clear (the card interrupt unmasked) exactly while SDIO_MODE bit 0
  * is on, both from s->sdio_mode; the mask first, so that turning it off never
- * leaves an open mask with the mode on.
+ * leaves an open mask with the mode on. A library built without SDIO functions
+ * (config.h) never writes either: SDIO_MODE stays 0 and SDIO_MASK masked, as the
+ * reset of probe leaves them.
  */
 static void write_sdio(const struct mmchal_sdhi *s)
 {
 	wr16(s, SDHI_SDIO_MASK, (uint16_t)~s->sdio_mode);
 	wr16(s, SDHI_SDIO_MODE, s->sdio_mode);
 }
+#endif
 
 #if MMCHAL_WITH_IRQ
 void mmchal_sdhi_dma_mode_(struct mmchal_sdhi *s, bool dma)
@@ -170,10 +174,12 @@ static void restore(struct mmchal_sdhi *s, bool host_mode)
 		wr16(s, SDHI_HOST_MODE, s->host_mode);
 	if (s->if_mode != 0)
 		wr16(s, SDHI_IF_MODE, s->if_mode);
+#if MMCHAL_WITH_SDIO
 	/* The reset masks the card interrupt again: mode and mask both (Linux
 	   tmio_mmc_reset writes CTL_SDIO_IRQ_MASK and the SDIO mode back). */
 	if (s->sdio_mode != 0)
 		write_sdio(s);
+#endif
 	/* Whether the reset clears the DMA enable is not documented: clear it here so that
 	   the cached state is the hardware's either way. */
 	wr16(s, SDHI_CC_EXT_MODE, 0);
@@ -855,6 +861,7 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 			ev |= MMCHAL_EV_CARD_CHANGE;
 		s->present = present && !(latched & SDHI_ST_REMOVED);
 	}
+#if MMCHAL_WITH_SDIO
 	if (s->sdio_mode && (rd16(s, SDHI_SDIO_INFO1) & 1u)) {
 		/*
 		 * The card holds its interrupt until the cause is cleared with bus
@@ -867,6 +874,7 @@ int mmchal_sdhi_handle_irq_(void *ctx, uint32_t *events)
 		wr16(s, SDHI_SDIO_INFO1, 0xfffeu);
 		ev |= MMCHAL_EV_SDIO_IRQ;
 	}
+#endif
 	if (s->state && !s->present) {
 		ev |= fail(s, MMCHAL_ENOMEDIUM);
 	} else {
@@ -941,6 +949,7 @@ int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks)
 	return 0;
 }
 
+#if MMCHAL_WITH_SDIO
 int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
 {
 	struct mmchal_sdhi *s = ctx;
@@ -951,6 +960,7 @@ int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable)
 	write_sdio(s);
 	return 0;
 }
+#endif
 
 /* ------------------------------------------------------------------------ init */
 

@@ -82,19 +82,25 @@ int mmchal_sdhi_card_busy_(void *ctx);
 int mmchal_sdhi_get_cd_(void *ctx);
 int mmchal_sdhi_get_ro_(void *ctx);
 int mmchal_sdhi_blocks_done_(void *ctx, uint32_t *blocks);
+/* The SDIO card interrupt: no op in a library built without SDIO functions
+   (config.h), whose controllers keep it masked as the reset leaves it. */
+#if MMCHAL_WITH_SDIO
 int mmchal_sdhi_enable_sdio_irq_(void *ctx, bool enable);
+#define SDHI_SDIO_IRQ_OP_ mmchal_sdhi_enable_sdio_irq_
+#else
+#define SDHI_SDIO_IRQ_OP_ NULL
+#endif
 
 /* The backend ops of every SDHI backend: all three share the common ops and
  * differ only in their name (the engine behind them is chosen at setup). */
-#define SDHI_BACKEND_OPS_(backend_name)                                             \
-	{                                                                           \
-		.name = (backend_name), .probe = mmchal_sdhi_probe_,                \
-		.get_caps = mmchal_sdhi_get_caps_, .set_ios = mmchal_sdhi_set_ios_, \
-		.start = mmchal_sdhi_start_, .handle_irq = mmchal_sdhi_handle_irq_, \
-		.abort = mmchal_sdhi_abort_, .card_busy = mmchal_sdhi_card_busy_,   \
-		.get_cd = mmchal_sdhi_get_cd_, .get_ro = mmchal_sdhi_get_ro_,       \
-		.blocks_done = mmchal_sdhi_blocks_done_,                            \
-		.enable_sdio_irq = mmchal_sdhi_enable_sdio_irq_,                    \
+#define SDHI_BACKEND_OPS_(backend_name)                                                        \
+	{                                                                                      \
+		.name = (backend_name), .probe = mmchal_sdhi_probe_,                           \
+		.get_caps = mmchal_sdhi_get_caps_, .set_ios = mmchal_sdhi_set_ios_,            \
+		.start = mmchal_sdhi_start_, .handle_irq = mmchal_sdhi_handle_irq_,            \
+		.abort = mmchal_sdhi_abort_, .card_busy = mmchal_sdhi_card_busy_,              \
+		.get_cd = mmchal_sdhi_get_cd_, .get_ro = mmchal_sdhi_get_ro_,                  \
+		.blocks_done = mmchal_sdhi_blocks_done_, .enable_sdio_irq = SDHI_SDIO_IRQ_OP_, \
 	}
 
 /* Configuration check and state set-up shared by the init functions. */
