@@ -62,6 +62,9 @@ static void open_board(bool irq)
 	struct board_opts o;
 
 	board_defaults(&o, MMCHAL_SIM_CARD_MMC, CAPACITY);
+	/* HS on the 8-bit bus, with or without MMCHAL_WITH_HS200: the virtual
+	   times and poll counts below are those of a 52 MHz bus */
+	o.bus &= ~(uint32_t)(MMCHAL_BUS_HS200 | MMCHAL_BUS_HS400);
 	o.irq = irq;
 	assert_int_equal(board_open(&B, &o), 0);
 	assert_int_equal(board_pages(&B, NPAGES, 11, pages), 0);
@@ -76,6 +79,8 @@ static void open_card(bool irq)
 	assert_int_equal(B.card.info.type, MMCHAL_CARD_MMC);
 	assert_int_equal(B.card.info.sectors, SECTORS);
 	assert_int_equal(B.card.info.bus_width, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(B.card.ios.timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(B.card.info.clock_hz, 52000000u);
 }
 
 /* The first block of page @p p as a one-entry list. */
@@ -404,13 +409,13 @@ static void test_sync_timeout(void **state)
 	   timeout. The simulator's time is exact: 5 ms from the submit, then
 	   the poll interval (1 us) that crossed it and the abort's register
 	   accesses (100 ns each). */
-	sync_times_out(&r, 5, 5002800u);
+	sync_times_out(&r, 5, 5002500u);
 	unstick_and_read();
 
 	/* 2. the data timeout mmchal_host_poll() enforces (2 ms for the block,
 	   from CMD24's response on), with no deadline of request_sync's own */
 	d.timeout_ns = 2000000;
-	sync_times_out(&r, 0, 2003900u);
+	sync_times_out(&r, 0, 2005000u);
 	unstick_and_read();
 
 	assert_int_equal(ndone, 2);
@@ -455,9 +460,9 @@ static void test_irq_backend_polled(void **state)
 		memset(sg.cpu, 0, 512);
 		assert_int_equal(mmchal_host_request(&B.host, &r), 0);
 		irq_changes_nothing(1);
-		/* one poll every 5 us: 14 find it running, the 15th completes it
+		/* one poll every 5 us: 16 find it running, the 17th completes it
 		   and runs the callback, under every policy */
-		for (polls = 1; polls < 15; polls++) {
+		for (polls = 1; polls < 17; polls++) {
 			assert_int_equal(poll_after(5000), 0);
 			assert_int_equal(ndone, before);
 		}
