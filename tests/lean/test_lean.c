@@ -44,6 +44,7 @@ static void open_card(enum mmchal_sim_card_kind kind)
 	assert_int_equal(board_pages(&B, NPAGES, 5, pages), 0);
 }
 
+#if MMCHAL_EMMC_RO || !MMCHAL_FAST_PATH || !MMCHAL_WITH_STATS
 static uint8_t *store(void)
 {
 	uint64_t size = 0;
@@ -53,7 +54,9 @@ static uint8_t *store(void)
 	assert_int_equal(size, CAPACITY);
 	return s;
 }
+#endif
 
+#if MMCHAL_EMMC_RO
 static uint64_t commands(void)
 {
 	struct mmchal_sim_counters c;
@@ -62,7 +65,6 @@ static uint64_t commands(void)
 	return c.commands;
 }
 
-#if MMCHAL_EMMC_RO
 /* eMMC identification and reads work as in the full build. */
 static void test_emmc_identify_and_read(void **state)
 {
