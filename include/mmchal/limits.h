@@ -128,6 +128,9 @@ enum mmchal_limit_reason {
 	MMCHAL_WHY_POLICY_IRQ_OK,      /**< worst-case work fits the interrupt budget */
 	MMCHAL_WHY_POLICY_TOO_MUCH,    /**< worst-case work exceeds the interrupt budget */
 	MMCHAL_WHY_POLICY_NO_DEFER,    /**< over budget, but the port cannot defer work */
+	MMCHAL_WHY_POLICY_NO_IRQ_PATH, /**< the backend completes in an interrupt, but the
+					    library is built without the interrupt path
+					    (MMCHAL_WITH_IRQ = 0): the caller polls */
 	MMCHAL_WHY_COUNT,              /**< number of reasons */
 };
 
