@@ -552,7 +552,7 @@ int mmchal_limits_derive(const struct mmchal_caps *caps, const struct mmchal_por
 			 const struct mmchal_policy_cfg *policy, enum mmchal_card_type card,
 			 struct mmchal_limits *out)
 {
-	struct engine_summary eng = {0};
+	struct engine_summary eng; /* read only for a DMA host, which fills it */
 	struct mmchal_limits l;
 	int ret;
 
