@@ -288,16 +288,6 @@ static void derive_bounce(const struct mmchal_caps *caps, uint64_t *req,
 	}
 	set(l, MMCHAL_LIM_BOUNCE_LIMIT, why, l->bounce_limit);
 }
-#else
-/* Without the bounce pool check_caps() refused a pool: there is none. */
-static void derive_bounce(const struct mmchal_caps *caps, uint64_t *req,
-			  enum mmchal_limit_reason *req_why, struct mmchal_limits *l)
-{
-	(void)caps;
-	(void)req;
-	(void)req_why;
-	set(l, MMCHAL_LIM_BOUNCE_LIMIT, MMCHAL_WHY_BOUNCE_NO_POOL, 0);
-}
 #endif
 
 #if MMCHAL_WITH_IOMMU
@@ -356,7 +346,12 @@ static int derive_sizes(const struct mmchal_caps *caps, const struct engine_summ
 	req = (uint64_t)blk_size * hw_blk;
 	req_why = MMCHAL_WHY_BLK_PRODUCT;
 
+#if MMCHAL_WITH_BOUNCE
 	derive_bounce(caps, &req, &req_why, l);
+#else
+	/* check_caps() refused a pool (config.h): there is none */
+	set(l, MMCHAL_LIM_BOUNCE_LIMIT, MMCHAL_WHY_BOUNCE_NO_POOL, 0);
+#endif
 #if MMCHAL_WITH_IOMMU
 	if (dma && caps->iommu.present)
 		clamp_to_iommu(&caps->iommu, &req, &req_why);
