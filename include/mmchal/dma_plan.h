@@ -23,6 +23,12 @@
  *  6. a bounce pool whose mapping holds the request -> BOUNCED;
  *  7. otherwise PIO. Steps 6 and 7 keep the obstacle of step 5 as the reason.
  *
+ * A library built without the IOMMU layer (config.h: MMCHAL_WITH_IOMMU 0)
+ * plans as if the environment named no IOMMU: step 4 never applies and the
+ * engine test of step 5 always checks the physical addresses. One built
+ * without the bounce pool (MMCHAL_WITH_BOUNCE 0) plans as if there were no
+ * pool: step 6 never applies.
+ *
  * @note Pure functions: any context, no lock.
  */
 #ifndef MMCHAL_DMA_PLAN_H
@@ -106,6 +112,9 @@ struct mmchal_req_check_info {
  * @param[out] info  the first failed check; may be NULL
  * @retval 0              valid
  * @retval MMCHAL_EINVAL  invalid; the reason is in @p info
+ * @note Without the IOMMU layer (MMCHAL_WITH_IOMMU 0) @c virt_boundary is not
+ *       checked (::MMCHAL_REQ_VIRT_BOUNDARY never comes): it is the merge
+ *       raise's rule, and mmchal_limits_derive() then never sets one.
  * @note Pure: any context, no lock.
  */
 int mmchal_request_check(const struct mmchal_request *req, const struct mmchal_limits *lim,
@@ -193,6 +202,12 @@ struct mmchal_plan_result {
  *                        that is not 0 or a power of two, or the plan needs a CPU
  *                        address (PIO, bouncing, or cache maintenance on a
  *                        non-coherent system) that an entry does not have
+ * @note Without the IOMMU layer (MMCHAL_WITH_IOMMU 0) @p env->iommu is ignored:
+ *       never ::MMCHAL_PLAN_IOMMU_MERGED, @c merge always
+ *       ::MMCHAL_MERGE_NO_IOMMU, @c iommu false. Without the bounce pool
+ *       (MMCHAL_WITH_BOUNCE 0) @p env->bounce_limit is taken as 0: never
+ *       ::MMCHAL_PLAN_BOUNCED, and a PIO fallback says ::MMCHAL_NB_NO_POOL
+ *       (::MMCHAL_NB_ENGINE for a length the engine refuses).
  * @note Pure: any context, no lock.
  */
 int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data *data,
@@ -209,6 +224,8 @@ int mmchal_dma_plan(const struct mmchal_plan_env *env, const struct mmchal_data 
  *                   mmchal_dma_plan() does); a valid summary vouches for the list
  * @param[out] out   the plan
  * @return as mmchal_dma_plan()
+ * @note As mmchal_dma_plan() in a library without the IOMMU layer or the
+ *       bounce pool.
  * @note Pure: any context, no lock.
  */
 int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_data *data,
@@ -227,6 +244,8 @@ int mmchal_dma_plan_sum(const struct mmchal_plan_env *env, const struct mmchal_d
  * @retval MMCHAL_EINVAL  NULL argument (also @p env->dma), unknown direction, no list,
  *                        @p why out of range, a @p env->cache_line that is not 0 or a
  *                        power of two, or an entry without a CPU address
+ * @note Without the bounce pool (MMCHAL_WITH_BOUNCE 0) nothing is bounced:
+ *       always ::MMCHAL_PLAN_PIO, and @c nobounce as mmchal_dma_plan() says.
  * @note Pure: any context, no lock.
  */
 int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,

@@ -21,6 +21,13 @@
  * Each field records the rule that set it (::mmchal_limit_reason) and the
  * input value behind it; mmchal_limits_explain() renders both as text.
  *
+ * A library built without the IOMMU layer, the bounce pool or the interrupt
+ * path (config.h: MMCHAL_WITH_IOMMU, MMCHAL_WITH_BOUNCE, MMCHAL_WITH_IRQ)
+ * refuses capabilities that name the unit it lacks and leaves out the rules
+ * only that unit triggers (3, the IOMMU and bounce terms of 4, the interrupt
+ * policies of 7); from every capability set it accepts it derives what the
+ * full build derives, except that an interrupt-driven host is polled.
+ *
  * @note Pure functions: no hardware, no port calls, no allocation. Any
  *       context, no locks.
  */
@@ -128,6 +135,9 @@ enum mmchal_limit_reason {
 	MMCHAL_WHY_POLICY_IRQ_OK,      /**< worst-case work fits the interrupt budget */
 	MMCHAL_WHY_POLICY_TOO_MUCH,    /**< worst-case work exceeds the interrupt budget */
 	MMCHAL_WHY_POLICY_NO_DEFER,    /**< over budget, but the port cannot defer work */
+	MMCHAL_WHY_POLICY_NO_IRQ_PATH, /**< the backend completes in an interrupt, but the
+					    library is built without the interrupt path
+					    (MMCHAL_WITH_IRQ = 0): the caller polls */
 	MMCHAL_WHY_COUNT,              /**< number of reasons */
 };
 
@@ -161,6 +171,13 @@ struct mmchal_limits {
  * @param[in]  card    card type; ::MMCHAL_CARD_UNKNOWN before identification
  * @param[out] out     derived limits; untouched on error
  * @retval 0               success
+ * @retval MMCHAL_ENOTSUP  @p caps names a unit the library is built without:
+ *                         an IOMMU (::mmchal_iommu_caps::present) when
+ *                         MMCHAL_WITH_IOMMU is 0, a bounce pool
+ *                         (::mmchal_bounce_caps::present) when
+ *                         MMCHAL_WITH_BOUNCE is 0 (config.h), however the
+ *                         unit is described; checked after the host, the
+ *                         engine and the card type
  * @retval MMCHAL_EINVAL   a NULL pointer, an unknown enum value, or inconsistent
  *                         capabilities: an engine chaining 0 segments or with a
  *                         0-byte largest segment or more than 64 address bits, a
@@ -172,7 +189,14 @@ struct mmchal_limits {
  *                         request limit below one block, a forced policy
  *                         the host or port cannot run (DEFERRED without deferred
  *                         work, an interrupt policy on a polled host or without
- *                         a lock)
+ *                         a lock, any policy but POLLED when MMCHAL_WITH_IRQ
+ *                         is 0)
+ * @note With MMCHAL_WITH_IRQ 0 the policy is always ::MMCHAL_POLICY_POLLED:
+ *       ::MMCHAL_WHY_POLICY_NO_IRQ for a host that completes by polling,
+ *       ::MMCHAL_WHY_POLICY_NO_IRQ_PATH for one that completes in an
+ *       interrupt, ::MMCHAL_WHY_POLICY_OVERRIDE when forced. The completion
+ *       work is estimated in every build (without the IOMMU layer and the
+ *       bounce pool: the fixed cost alone).
  * @note Any context; takes no lock. Call again at every card change
  *       (init_card): the merge raise depends on the card type.
  */

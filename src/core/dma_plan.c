@@ -72,7 +72,7 @@ static int check_sg(const struct mmchal_data *d, const struct mmchal_limits *lim
 {
 	uint64_t total = (uint64_t)d->blksz * d->blocks;
 	uint64_t sum = 0;
-	uint64_t vb = lim->virt_boundary;
+	uint64_t vb = virt_boundary_of(lim);
 
 	/* check_exact() has checked the list's presence and count */
 	for (uint32_t i = 0; i < d->sg_len; i++) {
@@ -249,6 +249,8 @@ enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
 	uint32_t segs = c->max_segs < env->seg_table ? c->max_segs : env->seg_table;
 	uint32_t align = c->addr_align > 1u ? c->addr_align : 1u;
 	uint64_t top = addr_max(c->addr_bits);
+	/* a library without the IOMMU layer maps nothing through one (config.h) */
+	bool behind = MMCHAL_WITH_IOMMU && iommu;
 
 	*index = 0;
 	if (d->sg_len > segs)
@@ -266,9 +268,9 @@ enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
 			return MMCHAL_PR_GRANULE;
 		if (s->len > c->max_seg_size)
 			return MMCHAL_PR_SEG_SIZE;
-		if (!iommu && last > top)
+		if (!behind && last > top)
 			return MMCHAL_PR_ADDR_BITS;
-		if (!iommu && crosses(s->phys, last, c->seg_boundary))
+		if (!behind && crosses(s->phys, last, c->seg_boundary))
 			return MMCHAL_PR_BOUNDARY;
 	}
 	*index = 0;
@@ -280,29 +282,18 @@ static bool dir_ok(enum mmchal_dir dir)
 	return dir == MMCHAL_DIR_TO_CARD || dir == MMCHAL_DIR_FROM_CARD;
 }
 
-/* Bounce or PIO, both of which copy by CPU address; @c out->index and
- * @c out->merge are the caller's. */
-static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
-		    enum mmchal_plan_reason why, struct mmchal_plan_result *out)
+#if MMCHAL_WITH_BOUNCE
+/* Steps 6-7 for segments the engine refused: bounced when the pool and the
+ * engine take the whole transfer as one segment, else (PIO) why not. */
+static void bounce_or_pio(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			  struct mmchal_plan_result *out)
 {
 	const struct mmchal_dma_dir_caps *c = &env->dma->dir[data->dir];
 	uint64_t total = total_of(data);
 
-	if (!all_cpu(data))
-		return MMCHAL_EINVAL;
-	out->reason = why;
-	out->iommu = false;
-	if (why == MMCHAL_PR_RETRY || why == MMCHAL_PR_NO_ENGINE) {
-		out->plan = MMCHAL_PLAN_PIO;
-		out->nobounce = MMCHAL_NB_NONE;
-		return 0;
-	}
-	out->plan = MMCHAL_PLAN_PIO;
-	/* NOLINTBEGIN(bugprone-branch-clone): the engine refuses for two reasons, checked
-	   in the order the reasons are reported */
-	if (why == MMCHAL_PR_MIN_LEN || why == MMCHAL_PR_XFER)
-		out->nobounce = MMCHAL_NB_ENGINE;
-	else if (env->bounce_limit == 0)
+	/* NOLINTBEGIN(bugprone-branch-clone): the pool and the engine refuse for
+	   different reasons, checked in the order the reasons are reported */
+	if (env->bounce_limit == 0)
 		out->nobounce = MMCHAL_NB_NO_POOL;
 	else if (total > env->bounce_limit)
 		out->nobounce = MMCHAL_NB_TOO_LARGE;
@@ -314,6 +305,37 @@ static int fallback(const struct mmchal_plan_env *env, const struct mmchal_data 
 		out->nobounce = MMCHAL_NB_NONE;
 	}
 	/* NOLINTEND(bugprone-branch-clone) */
+}
+#else
+/* Without the bounce pool (config.h) nothing bounces, whatever the
+ * environment's bounce limit says. */
+static void bounce_or_pio(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			  struct mmchal_plan_result *out)
+{
+	(void)env;
+	(void)data;
+	out->nobounce = MMCHAL_NB_NO_POOL;
+}
+#endif
+
+/* Bounce or PIO, both of which copy by CPU address; @c out->index and
+ * @c out->merge are the caller's. */
+static CORE_NOINLINE_ int fallback(const struct mmchal_plan_env *env,
+				   const struct mmchal_data *data, enum mmchal_plan_reason why,
+				   struct mmchal_plan_result *out)
+{
+	if (!all_cpu(data))
+		return MMCHAL_EINVAL;
+	out->reason = why;
+	out->iommu = false;
+	out->plan = MMCHAL_PLAN_PIO;
+	if (why == MMCHAL_PR_RETRY || why == MMCHAL_PR_NO_ENGINE)
+		out->nobounce = MMCHAL_NB_NONE;
+	else if (why == MMCHAL_PR_MIN_LEN || why == MMCHAL_PR_XFER)
+		/* the obstacle is the length, which a bounce region has too */
+		out->nobounce = MMCHAL_NB_ENGINE;
+	else
+		bounce_or_pio(env, data, out);
 	return 0;
 }
 

@@ -100,7 +100,10 @@ static const char reason_texts[] =
 	"deferred work\0"
 	/* MMCHAL_WHY_POLICY_NO_DEFER */
 	"worst-case completion work {} ns exceeds the interrupt budget, but the port cannot "
-	"defer work";
+	"defer work\0"
+	/* MMCHAL_WHY_POLICY_NO_IRQ_PATH */
+	"the library is built without the interrupt path (MMCHAL_WITH_IRQ is 0): the caller "
+	"polls";
 
 static const char policy_names[] = "AUTO\0"       /* MMCHAL_POLICY_AUTO */
 				   "IRQ_LOCKED\0" /* MMCHAL_POLICY_IRQ_LOCKED */

@@ -10,6 +10,7 @@
 #ifndef MMCHAL_CORE_REQ_QUICK_H
 #define MMCHAL_CORE_REQ_QUICK_H
 
+#include <mmchal/config.h>
 #include <mmchal/dma_plan.h>
 
 #include "core/hints.h"
@@ -17,6 +18,21 @@
 /* Every response flag the library knows. */
 #define RSP_ALL \
 	(MMCHAL_RSP_PRESENT | MMCHAL_RSP_136 | MMCHAL_RSP_CRC | MMCHAL_RSP_BUSY | MMCHAL_RSP_OPCODE)
+
+/*
+ * The mask interior list boundaries are held to: the merge raise's
+ * virt_boundary (limits.h rule 3). A library without the IOMMU layer merges
+ * nothing and leaves the rule out (config.h), as its limits never set one.
+ */
+static CORE_INLINE_ uint64_t virt_boundary_of(const struct mmchal_limits *lim)
+{
+#if MMCHAL_WITH_IOMMU
+	return lim->virt_boundary;
+#else
+	(void)lim;
+	return 0;
+#endif
+}
 
 /*
  * One pass: the summary, and whether every per-entry check passes (false:
@@ -34,7 +50,7 @@ static CORE_INLINE_ bool summarize_as(const struct mmchal_data *d, const struct 
 	const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
 	uint64_t phys_or = 0, last_and = UINT64_MAX, cross_or = 0, total = d->sg_len;
 	uint32_t len1_or = 0;
-	uint64_t vb = lim->virt_boundary;
+	uint64_t vb = virt_boundary_of(lim);
 
 	for (; s != end; s++) {
 		uint64_t p = s->phys;

@@ -223,6 +223,8 @@ static const char *const want_reason[MMCHAL_WHY_COUNT] = {
 				       "budget; completion runs as deferred work",
 	[MMCHAL_WHY_POLICY_NO_DEFER] = "worst-case completion work {} ns exceeds the interrupt "
 				       "budget, but the port cannot defer work",
+	[MMCHAL_WHY_POLICY_NO_IRQ_PATH] = "the library is built without the interrupt path "
+					  "(MMCHAL_WITH_IRQ is 0): the caller polls",
 };
 
 static const char *const want_policy[MMCHAL_POLICY_POLLED + 1] = {
@@ -255,6 +257,34 @@ static void test_texts_exact(void **state)
 		assert_string_equal(mmchal_card_type_name((enum mmchal_card_type)i), want_card[i]);
 }
 
+/* The reason a library without the interrupt path gives an interrupt-driven
+ * host (MMCHAL_WITH_IRQ 0), rendered as a line: the last reason, no cause
+ * printed; a line that does not fit keeps what fitted. */
+static void test_no_irq_path_line(void **state)
+{
+	static const char want[] = "completion = POLLED: the library is built without the "
+				   "interrupt path (MMCHAL_WITH_IRQ is 0): the caller polls";
+	struct mmchal_limits l;
+	char buf[160];
+
+	(void)state;
+	assert_int_equal(MMCHAL_WHY_POLICY_NO_IRQ_PATH, MMCHAL_WHY_POLICY_NO_DEFER + 1);
+	assert_int_equal(MMCHAL_WHY_COUNT, MMCHAL_WHY_POLICY_NO_IRQ_PATH + 1);
+	memset(&l, 0, sizeof(l));
+	l.policy = MMCHAL_POLICY_POLLED;
+	l.completion_work_ns = 2000;
+	l.reason[MMCHAL_LIM_POLICY] = MMCHAL_WHY_POLICY_NO_IRQ_PATH;
+	l.cause[MMCHAL_LIM_POLICY] = 2000;
+	assert_int_equal(mmchal_limits_explain_field(&l, MMCHAL_LIM_POLICY, buf, sizeof(buf)),
+			 (int)strlen(want));
+	assert_string_equal(buf, want);
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(mmchal_limits_explain_field(&l, MMCHAL_LIM_POLICY, buf, 40),
+			 MMCHAL_ENOSPC);
+	assert_string_equal(buf, "completion = POLLED: the library is bui");
+	assert_int_equal(buf[40], 'x');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_arguments),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_texts_exact),
+		cmocka_unit_test(test_no_irq_path_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
