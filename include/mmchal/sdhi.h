@@ -259,13 +259,15 @@ struct mmchal_sdhi {
 	struct mmchal_cmd *cmd;      /**< private: command in flight */
 	struct mmchal_data *data;    /**< private: data phase in flight */
 	struct mmchal_cmd *stop_cmd; /**< private: STOP the controller sends, or NULL */
-	const struct mmchal_sdhi_engine *eng; /**< private: DMA engine hooks, NULL for PIO */
-	enum mmchal_sdhi_kind kind;           /**< private: backend in use */
-	struct mmchal_sdhi_stats stats;       /**< private: counters */
-	volatile int dma_status;              /**< private: SYS-DMAC completion status */
-	volatile bool dma_done;               /**< private: SYS-DMAC completion arrived */
-	struct mmchal_sdhi_cfg cfg;           /**< private: copy of the configuration */
-	struct mmchal_dma_xfer dxfer;         /**< private: SYS-DMAC transfer of the data phase */
+	/** private: DMA engine hooks; NULL for PIO, and in a library whose only SDHI backend is
+	    the internal-DMAC one, which calls its hooks directly */
+	const struct mmchal_sdhi_engine *eng;
+	enum mmchal_sdhi_kind kind;     /**< private: backend in use */
+	struct mmchal_sdhi_stats stats; /**< private: counters */
+	volatile int dma_status;        /**< private: SYS-DMAC completion status */
+	volatile bool dma_done;         /**< private: SYS-DMAC completion arrived */
+	struct mmchal_sdhi_cfg cfg;     /**< private: copy of the configuration */
+	struct mmchal_dma_xfer dxfer;   /**< private: SYS-DMAC transfer of the data phase */
 };
 
 /** @} */

@@ -212,8 +212,8 @@ SDHI_NOINLINE_ static void end_xfer(struct mmchal_sdhi *s)
 /* After any error: stop the engine, reset the controller, forget the xfer. */
 static void recover(struct mmchal_sdhi *s)
 {
-	if (s->eng != NULL && (s->state & SDHI_S_DMA_BUILT))
-		s->eng->stop(s);
+	if (SDHI_HAS_ENG_(s) && (s->state & SDHI_S_DMA_BUILT))
+		SDHI_ENG_(s, stop)(s);
 	soft_reset(s);
 	end_xfer(s);
 }
@@ -289,8 +289,8 @@ int mmchal_sdhi_probe_(void *ctx)
 	restore(s, s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50);
 	ack(s, SDHI_ST_LATCHED);
 	s->present = cd_usable(s) ? (rd_status(s) & SDHI_ST_CD) != 0 : true;
-	if (SDHI_DMA_BUILT && s->eng != NULL)
-		s->eng->probe(s);
+	if (SDHI_DMA_BUILT && SDHI_HAS_ENG_(s))
+		SDHI_ENG_(s, probe)(s);
 	end_xfer(s);
 	s->probed = true;
 	return 0;
@@ -323,8 +323,8 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 		host->f_max_hz = fmax;
 	memset(dma, 0, sizeof(*dma));
 	dma->kind = MMCHAL_DMA_NONE;
-	if (SDHI_DMA_BUILT && s->eng != NULL)
-		s->eng->caps(s, dma);
+	if (SDHI_DMA_BUILT && SDHI_HAS_ENG_(s))
+		SDHI_ENG_(s, caps)(s, dma);
 	return 0;
 }
 
@@ -494,7 +494,7 @@ SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_
 		}
 		return sum == total ? 0 : MMCHAL_EINVAL;
 	}
-	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL ||
+	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || !SDHI_HAS_ENG_(s) ||
 	    x->segs == NULL || x->nsegs == 0)
 		return MMCHAL_EINVAL;
 	for (uint32_t i = 0; i < x->nsegs; i++) {
@@ -504,7 +504,7 @@ SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_
 	}
 	if (sum != total)
 		return MMCHAL_EINVAL;
-	return s->eng->check(s, x);
+	return SDHI_ENG_(s, check)(s, x);
 }
 
 static bool multi_block(const struct mmchal_xfer *x)
@@ -587,7 +587,7 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			rc = s->eng->arm(s, x);
+			rc = SDHI_ENG_(s, arm)(s, x);
 			if (rc < 0) {
 				end_xfer(s);
 				return rc;
@@ -712,7 +712,7 @@ static uint32_t cmd_phase(struct mmchal_sdhi *s, uint32_t st)
 	}
 	if (s->state & SDHI_S_DATA) {
 		if (s->state & SDHI_S_DMA_BUILT)
-			s->eng->go(s);
+			SDHI_ENG_(s, go)(s);
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
 	}
@@ -769,7 +769,7 @@ static int dma_progress(struct mmchal_sdhi *s)
 
 	if (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))
 		return 0;
-	r = s->eng->poll(s);
+	r = SDHI_ENG_(s, poll)(s);
 	if (r > 0) {
 		s->state |= SDHI_S_DMA_END;
 		r = 0;
