@@ -459,17 +459,27 @@ static uint16_t timeout_bits(const struct mmchal_sdhi *s, uint32_t ns)
 
 /* ------------------------------------------------------------------------ requests */
 
+/*
+ * SD_CMD bits 10:8 (the response type) per response flags, indexed by PRESENT, 136,
+ * CRC and BUSY (flag bits 3:0): none without PRESENT, else R2 with 136, else R1b with
+ * BUSY, else R1 with CRC, else R3 (R3/R4: no CRC, no index). One load instead of a
+ * chain of tests.
+ */
+_Static_assert(MMCHAL_RSP_PRESENT == 1u && MMCHAL_RSP_136 == 2u && MMCHAL_RSP_CRC == 4u &&
+		       MMCHAL_RSP_BUSY == 8u,
+	       "rsp_codes[] is indexed by these four flags");
+#define RSP_(type) ((uint8_t)(SDHI_CMD_RSP_##type >> 8))
+static const uint8_t rsp_codes[] = {
+	/* BUSY 0, CRC 0 */ RSP_(NONE), RSP_(R3),  RSP_(NONE), RSP_(R2),
+	/* BUSY 0, CRC 1 */ RSP_(NONE), RSP_(R1),  RSP_(NONE), RSP_(R2),
+	/* BUSY 1, CRC 0 */ RSP_(NONE), RSP_(R1B), RSP_(NONE), RSP_(R2),
+	/* BUSY 1, CRC 1 */ RSP_(NONE), RSP_(R1B), RSP_(NONE), RSP_(R2),
+};
+#undef RSP_
+
 static uint16_t rsp_code(uint32_t flags)
 {
-	if (!(flags & MMCHAL_RSP_PRESENT))
-		return SDHI_CMD_RSP_NONE;
-	if (flags & MMCHAL_RSP_136)
-		return SDHI_CMD_RSP_R2;
-	if (flags & MMCHAL_RSP_BUSY)
-		return SDHI_CMD_RSP_R1B;
-	if (flags & MMCHAL_RSP_CRC)
-		return SDHI_CMD_RSP_R1;
-	return SDHI_CMD_RSP_R3; /* R3/R4: no CRC, no index */
+	return (uint16_t)(rsp_codes[flags & 0xfu] << 8);
 }
 
 SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
