@@ -268,7 +268,7 @@ int mmchal_sdhi_probe_(void *ctx)
 	reset_pulse(s);
 	s->version = rd16(s, SDHI_VERSION);
 	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
-	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
+	if (SDHI_IS_IDMAC_(s) && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
 		return MMCHAL_ENOTSUP;
 	/* The 32-bit counter takes the 4 bytes at 0x0a << bus_shift. At bus_shift 0
 	   (a window of 0x100 bytes) they would be SD_SECCNT and SD_RSP10, and one
@@ -304,7 +304,7 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 	if (s == NULL || host == NULL || dma == NULL || !s->probed)
 		return MMCHAL_EINVAL;
 	*host = s->cfg.caps;
-	host->merge_capable = (s->flags & MMCHAL_SDHI_F_MERGE) && s->kind == MMCHAL_SDHI_IDMAC;
+	host->merge_capable = (s->flags & MMCHAL_SDHI_F_MERGE) && SDHI_IS_IDMAC_(s);
 	host->blk_count_bits = s->cnt_bits;
 	cnt_max = s->cnt_bits == 32 ? 0xffffffffu : 0xffffu;
 	host->max_blk_count = s->cfg.soc->max_blk_count < cnt_max ? s->cfg.soc->max_blk_count

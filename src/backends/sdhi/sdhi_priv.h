@@ -98,6 +98,19 @@ void mmchal_sdhi_idmac_stop_(struct mmchal_sdhi *s);
 #define SDHI_HAS_ENG_(s)    ((s)->eng != NULL)
 #endif
 
+/*
+ * Whether @p s is an internal-DMAC instance (::mmchal_sdhi::kind, which only
+ * mmchal_sdhi_setup_() sets, from the init function that calls it): never in a library
+ * without that backend, always where it is the only one.
+ */
+#if !MMCHAL_WITH_BACKEND_SDHI_IDMAC
+#define SDHI_IS_IDMAC_(s) false
+#elif SDHI_ENG_IDMAC_ONLY
+#define SDHI_IS_IDMAC_(s) true
+#else
+#define SDHI_IS_IDMAC_(s) ((s)->kind == MMCHAL_SDHI_IDMAC)
+#endif
+
 /* The common ops; each backend hands out a table with its own name. */
 int mmchal_sdhi_probe_(void *ctx);
 int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmchal_dma_caps *dma);
