@@ -220,11 +220,13 @@ static void recover(struct mmchal_sdhi *s)
 
 /* ------------------------------------------------------------------------ probe */
 
-/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width). */
-static const uint16_t host_modes[3][3] = {
+/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width);
+   the last family has no HOST_MODE: a row of 0 rather than a test. */
+static const uint16_t host_modes[][3] = {
 	{SDHI_HM_GEN3_16, SDHI_HM_GEN3_32, SDHI_HM_GEN3_64},
 	{SDHI_HM_CB0D_16, SDHI_HM_CB0D_32, 0},
 	{SDHI_HM_490C_16, SDHI_HM_490C_32, 0},
+	{0}, /* older: a 16-bit port (index 0) and no HOST_MODE */
 };
 
 static int select_port(struct mmchal_sdhi *s)
@@ -253,7 +255,7 @@ static int select_port(struct mmchal_sdhi *s)
 		return MMCHAL_ENOTSUP;
 	s->port_width = want;
 	/* want is 2, 4 or 8 (setup): index 0, 1, 2 */
-	s->host_mode = fam < 3 ? host_modes[fam][want >> 2] : 0;
+	s->host_mode = host_modes[fam][want >> 2];
 	return 0;
 }
 
