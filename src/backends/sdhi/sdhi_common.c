@@ -37,21 +37,33 @@ SDHI_NOINLINE_ static void wr32_one(const struct mmchal_sdhi *s, uint32_t reg, u
 	s->cfg.bus.ops->write32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift, val);
 }
 
+/* A 32-bit logical register as its two 16-bit halves, low first: the accesses of
+   mmchal_bus_rd32(), through rd16() so that one copy of the 16-bit access serves all. */
+static uint32_t rd16x2(const struct mmchal_sdhi *s, uint32_t reg)
+{
+	uint32_t lo = rd16(s, reg);
+
+	return lo | ((uint32_t)rd16(s, reg + 2u) << 16);
+}
+
 /* SD_ARG and SD_RSPxx: with bus_shift 2 (s->wide) one 32-bit access reaches the whole
-   logical register (U-Boot, Zephyr); otherwise the two 16-bit halves (Linux). */
+   logical register (U-Boot, Zephyr); otherwise the two 16-bit halves, low first
+   (Linux; mmchal_bus_wr32()). */
 static void wr_arg(const struct mmchal_sdhi *s, uint32_t val)
 {
-	if (s->wide)
+	if (s->wide) {
 		wr32_one(s, SDHI_ARG, val);
-	else
-		mmchal_bus_wr32(&s->cfg.bus, SDHI_ARG, val);
+	} else {
+		wr16(s, SDHI_ARG, (uint16_t)val);
+		wr16(s, SDHI_ARG + 2u, (uint16_t)(val >> 16));
+	}
 }
 
 static uint32_t rd_rsp(const struct mmchal_sdhi *s, uint32_t reg)
 {
 	if (s->wide)
 		return s->cfg.bus.ops->read32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift);
-	return mmchal_bus_rd32(&s->cfg.bus, reg);
+	return rd16x2(s, reg);
 }
 
 /* A register whose last written value is kept in @p cache: written only on a change. */
@@ -66,7 +78,7 @@ SDHI_NOINLINE_ static void wr16_cached(const struct mmchal_sdhi *s, uint32_t reg
 
 static uint32_t rd_status(const struct mmchal_sdhi *s)
 {
-	return mmchal_bus_rd32(&s->cfg.bus, SDHI_INFO1);
+	return rd16x2(s, SDHI_INFO1);
 }
 
 /* Write 0 to the latched bits seen, 1 elsewhere; INFO2 bit 11 is always written 1. */
