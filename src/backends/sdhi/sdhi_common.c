@@ -707,7 +707,10 @@ static uint32_t fail(struct mmchal_sdhi *s, int err)
 		if (!(s->state & SDHI_S_CMD))
 			ev = MMCHAL_EV_DATA_ERROR;
 	}
-	if (err == MMCHAL_EFAULT)
+	/* Only an engine reports MMCHAL_EFAULT (through dma_progress()); the other errors
+	   that come here are ETIMEDOUT, EIO and ENOMEDIUM, so without an engine there is
+	   no DMA error to count. */
+	if (SDHI_DMA_BUILT && err == MMCHAL_EFAULT)
 		s->stats.dma_errors++;
 	recover(s);
 	return ev;

@@ -453,6 +453,21 @@ static void test_cmd_rsp_bits_every_flag_set(void **state)
 	fx_close(&f);
 }
 
+/* The DMA error counter counts engine faults only: a command that times out on a
+   controller with an engine resets the controller and leaves the counter alone. */
+static void test_dma_errors_not_counted_for_cmd_timeout(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(f.sdhi.stats.dma_errors, 0);
+	timeout_cmd(&f);
+	assert_int_equal(f.sdhi.stats.dma_errors, 0);
+	fx_close(&f);
+}
+
 /* The first request after probe writes SD_STOP, whatever its value. */
 static void test_probe_forgets_stop(void **state)
 {
@@ -1466,6 +1481,7 @@ int main(void)
 		cmocka_unit_test(test_width_bits_and_requests),
 		cmocka_unit_test(test_write_end_without_idle_wait),
 		cmocka_unit_test(test_cmd_rsp_bits_every_flag_set),
+		cmocka_unit_test(test_dma_errors_not_counted_for_cmd_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
