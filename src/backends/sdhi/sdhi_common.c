@@ -619,7 +619,10 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 			if (rc != 1) /* 1: the engine refused this one, PIO for it alone */
 				state |= SDHI_S_DMA;
 		}
-		mmchal_sdhi_dma_mode_(s, rc == 0);
+		/* Without an engine rc is 1 here and the DMA enable is off (setup and restore()
+		   clear it, only this call sets it): the call would return at once. */
+		if (SDHI_DMA_BUILT)
+			mmchal_sdhi_dma_mode_(s, rc == 0);
 	}
 	s->state = state;
 	s->cmd = cmd;
