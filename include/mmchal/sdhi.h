@@ -216,7 +216,8 @@ struct mmchal_sdhi_cfg {
 	void *dma_notify_arg; /**< argument of @c dma_notify */
 };
 
-/** @brief Statistics of one SDHI backend instance. */
+/** @brief Statistics of one SDHI backend instance; all zero in a library built
+ *         without counters (::MMCHAL_WITH_STATS 0, config.h). */
 struct mmchal_sdhi_stats {
 	uint32_t pio_fallbacks; /**< SYS-DMAC prepare/submit failures served by PIO */
 	uint32_t dma_errors;    /**< DMA engine errors reported */
@@ -346,6 +347,8 @@ int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg
  * @param[out] out   statistics
  * @retval 0               success
  * @retval MMCHAL_EINVAL   NULL argument
+ * @retval MMCHAL_ENOTSUP  a library without counters (::MMCHAL_WITH_STATS 0, config.h):
+ *                         nothing is counted, @p out is all zero
  * @note Under the host lock (the counters change in backend ops).
  */
 int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_stats *out);

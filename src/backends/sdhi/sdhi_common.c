@@ -209,7 +209,8 @@ static void restore(struct mmchal_sdhi *s, bool host_mode)
 static void soft_reset(struct mmchal_sdhi *s)
 {
 	reset_pulse(s);
-	s->stats.soft_resets++;
+	if (MMCHAL_WITH_STATS)
+		s->stats.soft_resets++;
 	restore(s, s->host_mode != 0);
 }
 
@@ -626,7 +627,8 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 	}
 	s->state = state;
 	s->cmd = cmd;
-	s->stats.requests++;
+	if (MMCHAL_WITH_STATS)
+		s->stats.requests++;
 	wr_arg(s, cmd->arg);
 	wr16(s, SDHI_CMD, c);
 	return 0;
@@ -713,7 +715,7 @@ static uint32_t fail(struct mmchal_sdhi *s, int err)
 	/* Only an engine reports MMCHAL_EFAULT (through dma_progress()); the other errors
 	   that come here are ETIMEDOUT, EIO and ENOMEDIUM, so without an engine there is
 	   no DMA error to count. */
-	if (SDHI_DMA_BUILT && err == MMCHAL_EFAULT)
+	if (MMCHAL_WITH_STATS && SDHI_DMA_BUILT && err == MMCHAL_EFAULT)
 		s->stats.dma_errors++;
 	recover(s);
 	return ev;
@@ -1023,8 +1025,9 @@ int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_sta
 {
 	if (sdhi == NULL || out == NULL)
 		return MMCHAL_EINVAL;
+	/* A library without counters (MMCHAL_WITH_STATS 0) never counts: all zero. */
 	*out = sdhi->stats;
-	return 0;
+	return MMCHAL_WITH_STATS ? 0 : MMCHAL_ENOTSUP;
 }
 
 int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,
