@@ -216,7 +216,8 @@ struct mmchal_sdhi_cfg {
 	void *dma_notify_arg; /**< argument of @c dma_notify */
 };
 
-/** @brief Statistics of one SDHI backend instance. */
+/** @brief Statistics of one SDHI backend instance; all zero in a library built
+ *         without counters (::MMCHAL_WITH_STATS 0, config.h). */
 struct mmchal_sdhi_stats {
 	uint32_t pio_fallbacks; /**< SYS-DMAC prepare/submit failures served by PIO */
 	uint32_t dma_errors;    /**< DMA engine errors reported */
@@ -259,13 +260,15 @@ struct mmchal_sdhi {
 	struct mmchal_cmd *cmd;      /**< private: command in flight */
 	struct mmchal_data *data;    /**< private: data phase in flight */
 	struct mmchal_cmd *stop_cmd; /**< private: STOP the controller sends, or NULL */
-	const struct mmchal_sdhi_engine *eng; /**< private: DMA engine hooks, NULL for PIO */
-	enum mmchal_sdhi_kind kind;           /**< private: backend in use */
-	struct mmchal_sdhi_stats stats;       /**< private: counters */
-	volatile int dma_status;              /**< private: SYS-DMAC completion status */
-	volatile bool dma_done;               /**< private: SYS-DMAC completion arrived */
-	struct mmchal_sdhi_cfg cfg;           /**< private: copy of the configuration */
-	struct mmchal_dma_xfer dxfer;         /**< private: SYS-DMAC transfer of the data phase */
+	/** private: DMA engine hooks; NULL for PIO, and in a library whose only SDHI backend is
+	    the internal-DMAC one, which calls its hooks directly */
+	const struct mmchal_sdhi_engine *eng;
+	enum mmchal_sdhi_kind kind;     /**< private: backend in use */
+	struct mmchal_sdhi_stats stats; /**< private: counters */
+	volatile int dma_status;        /**< private: SYS-DMAC completion status */
+	volatile bool dma_done;         /**< private: SYS-DMAC completion arrived */
+	struct mmchal_sdhi_cfg cfg;     /**< private: copy of the configuration */
+	struct mmchal_dma_xfer dxfer;   /**< private: SYS-DMAC transfer of the data phase */
 };
 
 /** @} */
@@ -344,6 +347,8 @@ int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg
  * @param[out] out   statistics
  * @retval 0               success
  * @retval MMCHAL_EINVAL   NULL argument
+ * @retval MMCHAL_ENOTSUP  a library without counters (::MMCHAL_WITH_STATS 0, config.h):
+ *                         nothing is counted, @p out is all zero
  * @note Under the host lock (the counters change in backend ops).
  */
 int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_stats *out);

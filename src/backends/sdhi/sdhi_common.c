@@ -37,21 +37,33 @@ SDHI_NOINLINE_ static void wr32_one(const struct mmchal_sdhi *s, uint32_t reg, u
 	s->cfg.bus.ops->write32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift, val);
 }
 
+/* A 32-bit logical register as its two 16-bit halves, low first: the accesses of
+   mmchal_bus_rd32(), through rd16() so that one copy of the 16-bit access serves all. */
+static uint32_t rd16x2(const struct mmchal_sdhi *s, uint32_t reg)
+{
+	uint32_t lo = rd16(s, reg);
+
+	return lo | ((uint32_t)rd16(s, reg + 2u) << 16);
+}
+
 /* SD_ARG and SD_RSPxx: with bus_shift 2 (s->wide) one 32-bit access reaches the whole
-   logical register (U-Boot, Zephyr); otherwise the two 16-bit halves (Linux). */
+   logical register (U-Boot, Zephyr); otherwise the two 16-bit halves, low first
+   (Linux; mmchal_bus_wr32()). */
 static void wr_arg(const struct mmchal_sdhi *s, uint32_t val)
 {
-	if (s->wide)
+	if (s->wide) {
 		wr32_one(s, SDHI_ARG, val);
-	else
-		mmchal_bus_wr32(&s->cfg.bus, SDHI_ARG, val);
+	} else {
+		wr16(s, SDHI_ARG, (uint16_t)val);
+		wr16(s, SDHI_ARG + 2u, (uint16_t)(val >> 16));
+	}
 }
 
 static uint32_t rd_rsp(const struct mmchal_sdhi *s, uint32_t reg)
 {
 	if (s->wide)
 		return s->cfg.bus.ops->read32(s->cfg.bus.ctx, reg << s->cfg.bus.bus_shift);
-	return mmchal_bus_rd32(&s->cfg.bus, reg);
+	return rd16x2(s, reg);
 }
 
 /* A register whose last written value is kept in @p cache: written only on a change. */
@@ -66,7 +78,7 @@ SDHI_NOINLINE_ static void wr16_cached(const struct mmchal_sdhi *s, uint32_t reg
 
 static uint32_t rd_status(const struct mmchal_sdhi *s)
 {
-	return mmchal_bus_rd32(&s->cfg.bus, SDHI_INFO1);
+	return rd16x2(s, SDHI_INFO1);
 }
 
 /* Write 0 to the latched bits seen, 1 elsewhere; INFO2 bit 11 is always written 1. */
@@ -197,7 +209,8 @@ static void restore(struct mmchal_sdhi *s, bool host_mode)
 static void soft_reset(struct mmchal_sdhi *s)
 {
 	reset_pulse(s);
-	s->stats.soft_resets++;
+	if (MMCHAL_WITH_STATS)
+		s->stats.soft_resets++;
 	restore(s, s->host_mode != 0);
 }
 
@@ -212,19 +225,21 @@ SDHI_NOINLINE_ static void end_xfer(struct mmchal_sdhi *s)
 /* After any error: stop the engine, reset the controller, forget the xfer. */
 static void recover(struct mmchal_sdhi *s)
 {
-	if (s->eng != NULL && (s->state & SDHI_S_DMA_BUILT))
-		s->eng->stop(s);
+	if (SDHI_HAS_ENG_(s) && (s->state & SDHI_S_DMA_BUILT))
+		SDHI_ENG_(s, stop)(s);
 	soft_reset(s);
 	end_xfer(s);
 }
 
 /* ------------------------------------------------------------------------ probe */
 
-/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width). */
-static const uint16_t host_modes[3][3] = {
+/* HOST_MODE per VERSION family and port width 2, 4, 8 (Linux renesas_sdhi_sdbuf_width);
+   the last family has no HOST_MODE: a row of 0 rather than a test. */
+static const uint16_t host_modes[][3] = {
 	{SDHI_HM_GEN3_16, SDHI_HM_GEN3_32, SDHI_HM_GEN3_64},
 	{SDHI_HM_CB0D_16, SDHI_HM_CB0D_32, 0},
 	{SDHI_HM_490C_16, SDHI_HM_490C_32, 0},
+	{0}, /* older: a 16-bit port (index 0) and no HOST_MODE */
 };
 
 static int select_port(struct mmchal_sdhi *s)
@@ -253,7 +268,7 @@ static int select_port(struct mmchal_sdhi *s)
 		return MMCHAL_ENOTSUP;
 	s->port_width = want;
 	/* want is 2, 4 or 8 (setup): index 0, 1, 2 */
-	s->host_mode = fam < 3 ? host_modes[fam][want >> 2] : 0;
+	s->host_mode = host_modes[fam][want >> 2];
 	return 0;
 }
 
@@ -268,7 +283,7 @@ int mmchal_sdhi_probe_(void *ctx)
 	reset_pulse(s);
 	s->version = rd16(s, SDHI_VERSION);
 	/* Internal DMAC from IP version 0x10 (REFERENCE.md, versions). */
-	if (s->kind == MMCHAL_SDHI_IDMAC && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
+	if (SDHI_IS_IDMAC_(s) && (s->version & 0xffu) < SDHI_VER_IP_DMAC)
 		return MMCHAL_ENOTSUP;
 	/* The 32-bit counter takes the 4 bytes at 0x0a << bus_shift. At bus_shift 0
 	   (a window of 0x100 bytes) they would be SD_SECCNT and SD_RSP10, and one
@@ -289,8 +304,8 @@ int mmchal_sdhi_probe_(void *ctx)
 	restore(s, s->version >= SDHI_VER_GEN2_SDR104 || s->version == SDHI_VER_GEN2_SDR50);
 	ack(s, SDHI_ST_LATCHED);
 	s->present = cd_usable(s) ? (rd_status(s) & SDHI_ST_CD) != 0 : true;
-	if (SDHI_DMA_BUILT && s->eng != NULL)
-		s->eng->probe(s);
+	if (SDHI_DMA_BUILT && SDHI_HAS_ENG_(s))
+		SDHI_ENG_(s, probe)(s);
 	end_xfer(s);
 	s->probed = true;
 	return 0;
@@ -304,7 +319,7 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 	if (s == NULL || host == NULL || dma == NULL || !s->probed)
 		return MMCHAL_EINVAL;
 	*host = s->cfg.caps;
-	host->merge_capable = (s->flags & MMCHAL_SDHI_F_MERGE) && s->kind == MMCHAL_SDHI_IDMAC;
+	host->merge_capable = (s->flags & MMCHAL_SDHI_F_MERGE) && SDHI_IS_IDMAC_(s);
 	host->blk_count_bits = s->cnt_bits;
 	cnt_max = s->cnt_bits == 32 ? 0xffffffffu : 0xffffu;
 	host->max_blk_count = s->cfg.soc->max_blk_count < cnt_max ? s->cfg.soc->max_blk_count
@@ -323,8 +338,8 @@ int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmcha
 		host->f_max_hz = fmax;
 	memset(dma, 0, sizeof(*dma));
 	dma->kind = MMCHAL_DMA_NONE;
-	if (SDHI_DMA_BUILT && s->eng != NULL)
-		s->eng->caps(s, dma);
+	if (SDHI_DMA_BUILT && SDHI_HAS_ENG_(s))
+		SDHI_ENG_(s, caps)(s, dma);
 	return 0;
 }
 
@@ -459,17 +474,27 @@ static uint16_t timeout_bits(const struct mmchal_sdhi *s, uint32_t ns)
 
 /* ------------------------------------------------------------------------ requests */
 
+/*
+ * SD_CMD bits 10:8 (the response type) per response flags, indexed by PRESENT, 136,
+ * CRC and BUSY (flag bits 3:0): none without PRESENT, else R2 with 136, else R1b with
+ * BUSY, else R1 with CRC, else R3 (R3/R4: no CRC, no index). One load instead of a
+ * chain of tests.
+ */
+_Static_assert(MMCHAL_RSP_PRESENT == 1u && MMCHAL_RSP_136 == 2u && MMCHAL_RSP_CRC == 4u &&
+		       MMCHAL_RSP_BUSY == 8u,
+	       "rsp_codes[] is indexed by these four flags");
+#define RSP_(type) ((uint8_t)(SDHI_CMD_RSP_##type >> 8))
+static const uint8_t rsp_codes[] = {
+	/* BUSY 0, CRC 0 */ RSP_(NONE), RSP_(R3),  RSP_(NONE), RSP_(R2),
+	/* BUSY 0, CRC 1 */ RSP_(NONE), RSP_(R1),  RSP_(NONE), RSP_(R2),
+	/* BUSY 1, CRC 0 */ RSP_(NONE), RSP_(R1B), RSP_(NONE), RSP_(R2),
+	/* BUSY 1, CRC 1 */ RSP_(NONE), RSP_(R1B), RSP_(NONE), RSP_(R2),
+};
+#undef RSP_
+
 static uint16_t rsp_code(uint32_t flags)
 {
-	if (!(flags & MMCHAL_RSP_PRESENT))
-		return SDHI_CMD_RSP_NONE;
-	if (flags & MMCHAL_RSP_136)
-		return SDHI_CMD_RSP_R2;
-	if (flags & MMCHAL_RSP_BUSY)
-		return SDHI_CMD_RSP_R1B;
-	if (flags & MMCHAL_RSP_CRC)
-		return SDHI_CMD_RSP_R1;
-	return SDHI_CMD_RSP_R3; /* R3/R4: no CRC, no index */
+	return (uint16_t)(rsp_codes[flags & 0xfu] << 8);
 }
 
 SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
@@ -494,7 +519,7 @@ SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_
 		}
 		return sum == total ? 0 : MMCHAL_EINVAL;
 	}
-	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || s->eng == NULL ||
+	if (!SDHI_DMA_BUILT || (unsigned int)x->plan >= MMCHAL_PLAN_COUNT || !SDHI_HAS_ENG_(s) ||
 	    x->segs == NULL || x->nsegs == 0)
 		return MMCHAL_EINVAL;
 	for (uint32_t i = 0; i < x->nsegs; i++) {
@@ -504,7 +529,7 @@ SDHI_NOINLINE_ static int check_data(struct mmchal_sdhi *s, const struct mmchal_
 	}
 	if (sum != total)
 		return MMCHAL_EINVAL;
-	return s->eng->check(s, x);
+	return SDHI_ENG_(s, check)(s, x);
 }
 
 static bool multi_block(const struct mmchal_xfer *x)
@@ -587,7 +612,7 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 		s->sg_off = 0;
 		rc = 1;
 		if (SDHI_DMA_BUILT && x->plan != MMCHAL_PLAN_PIO) {
-			rc = s->eng->arm(s, x);
+			rc = SDHI_ENG_(s, arm)(s, x);
 			if (rc < 0) {
 				end_xfer(s);
 				return rc;
@@ -595,11 +620,15 @@ int mmchal_sdhi_start_(void *ctx, const struct mmchal_xfer *x)
 			if (rc != 1) /* 1: the engine refused this one, PIO for it alone */
 				state |= SDHI_S_DMA;
 		}
-		mmchal_sdhi_dma_mode_(s, rc == 0);
+		/* Without an engine rc is 1 here and the DMA enable is off (setup and restore()
+		   clear it, only this call sets it): the call would return at once. */
+		if (SDHI_DMA_BUILT)
+			mmchal_sdhi_dma_mode_(s, rc == 0);
 	}
 	s->state = state;
 	s->cmd = cmd;
-	s->stats.requests++;
+	if (MMCHAL_WITH_STATS)
+		s->stats.requests++;
 	wr_arg(s, cmd->arg);
 	wr16(s, SDHI_CMD, c);
 	return 0;
@@ -683,7 +712,10 @@ static uint32_t fail(struct mmchal_sdhi *s, int err)
 		if (!(s->state & SDHI_S_CMD))
 			ev = MMCHAL_EV_DATA_ERROR;
 	}
-	if (err == MMCHAL_EFAULT)
+	/* Only an engine reports MMCHAL_EFAULT (through dma_progress()); the other errors
+	   that come here are ETIMEDOUT, EIO and ENOMEDIUM, so without an engine there is
+	   no DMA error to count. */
+	if (MMCHAL_WITH_STATS && SDHI_DMA_BUILT && err == MMCHAL_EFAULT)
 		s->stats.dma_errors++;
 	recover(s);
 	return ev;
@@ -712,7 +744,7 @@ static uint32_t cmd_phase(struct mmchal_sdhi *s, uint32_t st)
 	}
 	if (s->state & SDHI_S_DATA) {
 		if (s->state & SDHI_S_DMA_BUILT)
-			s->eng->go(s);
+			SDHI_ENG_(s, go)(s);
 	} else if (!(s->state & SDHI_S_BUSY_WAIT)) {
 		end_xfer(s);
 	}
@@ -769,7 +801,7 @@ static int dma_progress(struct mmchal_sdhi *s)
 
 	if (!(s->state & SDHI_S_DMA_BUILT) || (s->state & SDHI_S_DMA_END))
 		return 0;
-	r = s->eng->poll(s);
+	r = SDHI_ENG_(s, poll)(s);
 	if (r > 0) {
 		s->state |= SDHI_S_DMA_END;
 		r = 0;
@@ -993,8 +1025,9 @@ int mmchal_sdhi_get_stats(const struct mmchal_sdhi *sdhi, struct mmchal_sdhi_sta
 {
 	if (sdhi == NULL || out == NULL)
 		return MMCHAL_EINVAL;
+	/* A library without counters (MMCHAL_WITH_STATS 0) never counts: all zero. */
 	*out = sdhi->stats;
-	return 0;
+	return MMCHAL_WITH_STATS ? 0 : MMCHAL_ENOTSUP;
 }
 
 int mmchal_sdhi_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cfg *cfg,

@@ -46,7 +46,7 @@ static void channel_reset(const struct mmchal_sdhi *s)
 	dm_wr(s, DM_CM_INFO2, 0);
 }
 
-static void idmac_probe(struct mmchal_sdhi *s)
+void mmchal_sdhi_idmac_probe_(struct mmchal_sdhi *s)
 {
 	channel_reset(s);
 #if MMCHAL_WITH_IRQ
@@ -57,7 +57,7 @@ static void idmac_probe(struct mmchal_sdhi *s)
 #endif
 }
 
-static void idmac_caps(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
+void mmchal_sdhi_idmac_caps_(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
 {
 	dma->kind = MMCHAL_DMA_INTERNAL;
 	for (unsigned int d = 0; d < MMCHAL_DIR_COUNT; d++) {
@@ -75,7 +75,7 @@ static void idmac_caps(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma)
 		dma->dir[MMCHAL_DIR_FROM_CARD].min_len = UINT32_MAX;
 }
 
-static int idmac_check(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+int mmchal_sdhi_idmac_check_(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 {
 	const struct mmchal_dma_seg *g = &x->segs[0];
 
@@ -87,7 +87,7 @@ static int idmac_check(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 	return 0;
 }
 
-static int idmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
+int mmchal_sdhi_idmac_arm_(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 {
 	const struct mmchal_bus *b = &s->cfg.bus;
 	bool read = x->data->dir == MMCHAL_DIR_FROM_CARD;
@@ -105,13 +105,13 @@ static int idmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 	return 0;
 }
 
-static void idmac_go(struct mmchal_sdhi *s)
+void mmchal_sdhi_idmac_go_(struct mmchal_sdhi *s)
 {
 	/* Started once the response is in (Linux issue tasklet, U-Boot dma_xfer). */
 	dm_wr(s, DM_CM_DTRAN_CTRL, DM_CTRL_START);
 }
 
-static int idmac_poll(struct mmchal_sdhi *s)
+int mmchal_sdhi_idmac_poll_(struct mmchal_sdhi *s)
 {
 	bool read = s->state & SDHI_S_READ;
 	uint32_t end = end_bit(s, read), i1, i2;
@@ -127,21 +127,28 @@ static int idmac_poll(struct mmchal_sdhi *s)
 	return 0;
 }
 
-static void idmac_stop(struct mmchal_sdhi *s)
+void mmchal_sdhi_idmac_stop_(struct mmchal_sdhi *s)
 {
 	channel_reset(s);
 }
 
+#if SDHI_ENG_IDMAC_ONLY
+/* The common code calls the hooks directly (sdhi_priv.h): no table. */
+#define IDMAC_ENGINE NULL
+#else
+#define IDMAC_ENGINE (&mmchal_sdhi_idmac_engine_)
+
 const struct mmchal_sdhi_engine mmchal_sdhi_idmac_engine_ = {
 	.name = "idmac",
-	.probe = idmac_probe,
-	.caps = idmac_caps,
-	.check = idmac_check,
-	.arm = idmac_arm,
-	.go = idmac_go,
-	.poll = idmac_poll,
-	.stop = idmac_stop,
+	.probe = mmchal_sdhi_idmac_probe_,
+	.caps = mmchal_sdhi_idmac_caps_,
+	.check = mmchal_sdhi_idmac_check_,
+	.arm = mmchal_sdhi_idmac_arm_,
+	.go = mmchal_sdhi_idmac_go_,
+	.poll = mmchal_sdhi_idmac_poll_,
+	.stop = mmchal_sdhi_idmac_stop_,
 };
+#endif
 
 static const struct mmchal_backend_ops sdhi_idmac_ops = SDHI_BACKEND_OPS_("sdhi-idmac");
 
@@ -150,6 +157,5 @@ int mmchal_sdhi_idmac_init(struct mmchal_sdhi *sdhi, const struct mmchal_sdhi_cf
 {
 	if (cfg == NULL || cfg->soc == NULL || cfg->soc->kind != MMCHAL_SDHI_IDMAC)
 		return MMCHAL_EINVAL;
-	return mmchal_sdhi_setup_(sdhi, cfg, MMCHAL_SDHI_IDMAC, &mmchal_sdhi_idmac_engine_,
-				  &sdhi_idmac_ops, out);
+	return mmchal_sdhi_setup_(sdhi, cfg, MMCHAL_SDHI_IDMAC, IDMAC_ENGINE, &sdhi_idmac_ops, out);
 }

@@ -71,6 +71,46 @@ struct mmchal_sdhi_engine {
 extern const struct mmchal_sdhi_engine mmchal_sdhi_idmac_engine_;
 extern const struct mmchal_sdhi_engine mmchal_sdhi_sysdmac_engine_;
 
+/* The internal-DMAC hooks (the entries of mmchal_sdhi_idmac_engine_). */
+void mmchal_sdhi_idmac_probe_(struct mmchal_sdhi *s);
+void mmchal_sdhi_idmac_caps_(struct mmchal_sdhi *s, struct mmchal_dma_caps *dma);
+int mmchal_sdhi_idmac_check_(struct mmchal_sdhi *s, const struct mmchal_xfer *x);
+int mmchal_sdhi_idmac_arm_(struct mmchal_sdhi *s, const struct mmchal_xfer *x);
+void mmchal_sdhi_idmac_go_(struct mmchal_sdhi *s);
+int mmchal_sdhi_idmac_poll_(struct mmchal_sdhi *s);
+void mmchal_sdhi_idmac_stop_(struct mmchal_sdhi *s);
+
+/*
+ * The engine hook @p hook of @p s, and whether @p s has an engine. In a library whose
+ * only SDHI backend is the internal-DMAC one, mmchal_sdhi_idmac_init() is the only
+ * caller of mmchal_sdhi_setup_(): every instance has that engine, so its hooks are
+ * called directly (no table load, no NULL test) with the same arguments in the same
+ * places, and no table is built (::mmchal_sdhi::eng stays NULL there and nothing reads
+ * it). Any other library reads the table.
+ */
+#if MMCHAL_WITH_BACKEND_SDHI_IDMAC && !MMCHAL_WITH_BACKEND_SDHI_SYSDMAC && !MMCHAL_WITH_BACKEND_PIO
+#define SDHI_ENG_IDMAC_ONLY 1
+#define SDHI_ENG_(s, hook)  mmchal_sdhi_idmac_##hook##_
+#define SDHI_HAS_ENG_(s)    true
+#else
+#define SDHI_ENG_IDMAC_ONLY 0
+#define SDHI_ENG_(s, hook)  ((s)->eng->hook)
+#define SDHI_HAS_ENG_(s)    ((s)->eng != NULL)
+#endif
+
+/*
+ * Whether @p s is an internal-DMAC instance (::mmchal_sdhi::kind, which only
+ * mmchal_sdhi_setup_() sets, from the init function that calls it): never in a library
+ * without that backend, always where it is the only one.
+ */
+#if !MMCHAL_WITH_BACKEND_SDHI_IDMAC
+#define SDHI_IS_IDMAC_(s) false
+#elif SDHI_ENG_IDMAC_ONLY
+#define SDHI_IS_IDMAC_(s) true
+#else
+#define SDHI_IS_IDMAC_(s) ((s)->kind == MMCHAL_SDHI_IDMAC)
+#endif
+
 /* The common ops; each backend hands out a table with its own name. */
 int mmchal_sdhi_probe_(void *ctx);
 int mmchal_sdhi_get_caps_(void *ctx, struct mmchal_host_caps *host, struct mmchal_dma_caps *dma);

@@ -99,10 +99,12 @@ static int sysdmac_arm(struct mmchal_sdhi *s, const struct mmchal_xfer *x)
 	/* A bounced read cannot be served by PIO into the caller's buffers: the core
 	   copies the bounce region back over them afterwards. */
 	if (x->plan == MMCHAL_PLAN_BOUNCED && dir == MMCHAL_DIR_FROM_CARD) {
-		s->stats.dma_errors++;
+		if (MMCHAL_WITH_STATS)
+			s->stats.dma_errors++;
 		return MMCHAL_EFAULT;
 	}
-	s->stats.pio_fallbacks++;
+	if (MMCHAL_WITH_STATS)
+		s->stats.pio_fallbacks++;
 	return 1;
 }
 

@@ -415,6 +415,59 @@ static void test_cmd_encoding(void **state)
 	}
 }
 
+/*
+ * SD_CMD bits 10:8 for every combination of the response flags, also those no
+ * response type of request.h uses: none without PRESENT, else R2 (6) with 136, else
+ * R1b (5) with BUSY, else R1 (4) with CRC, else R3 (7); OPCODE changes nothing.
+ */
+static void test_cmd_rsp_bits_every_flag_set(void **state)
+{
+	struct wlog l = {0};
+	uint64_t v[4];
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	for (uint32_t flags = 0; flags < 32u; flags++) {
+		struct mmchal_cmd c = {.opcode = 13, .arg = (uint32_t)f.rca << 16, .flags = flags};
+		struct mmchal_xfer x = {.cmd = &c};
+		uint32_t want = 7;
+
+		if (!(flags & MMCHAL_RSP_PRESENT))
+			want = 3;
+		else if (flags & MMCHAL_RSP_136)
+			want = 6;
+		else if (flags & MMCHAL_RSP_BUSY)
+			want = 5;
+		else if (flags & MMCHAL_RSP_CRC)
+			want = 4;
+		l.n = 0;
+		mmchal_sim_set_trace(f.sim, wtrace, &l);
+		assert_int_equal(f.be.ops->start(f.be.ctx, &x), 0);
+		mmchal_sim_set_trace(f.sim, NULL, NULL);
+		assert_int_equal(writes_of(&f, &l, 0x00, v, 4), 1);
+		assert_int_equal(v[0], 13u | (want << 8));
+		assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	}
+	fx_close(&f);
+}
+
+/* The DMA error counter counts engine faults only: a command that times out on a
+   controller with an engine resets the controller and leaves the counter alone. */
+static void test_dma_errors_not_counted_for_cmd_timeout(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(fx_open(&f, &gen3_mmc), 0);
+	fx_mmc_init(&f, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(f.sdhi.stats.dma_errors, 0);
+	timeout_cmd(&f);
+	assert_int_equal(f.sdhi.stats.dma_errors, 0);
+	fx_close(&f);
+}
+
 /* The first request after probe writes SD_STOP, whatever its value. */
 static void test_probe_forgets_stop(void **state)
 {
@@ -1427,6 +1480,8 @@ int main(void)
 		cmocka_unit_test(test_write_end_waits_for_idle),
 		cmocka_unit_test(test_width_bits_and_requests),
 		cmocka_unit_test(test_write_end_without_idle_wait),
+		cmocka_unit_test(test_cmd_rsp_bits_every_flag_set),
+		cmocka_unit_test(test_dma_errors_not_counted_for_cmd_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
