@@ -331,53 +331,13 @@ static int mmc_timing(struct mmchal_card *card)
 	return err;
 }
 
-/* CMD2, CMD3, CMD9, CMD7. */
-static int mmc_select(struct mmchal_card *card)
-{
-	struct mmchal_cmd cmd;
-	uint32_t rca_arg;
-	int err;
-
-	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
-	if (err)
-		return err;
-	mmchal_card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
-
-	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
-	card->info.rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
-	rca_arg = (uint32_t)card->info.rca << 16;
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
-	if (err)
-		return err;
-
-	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
-	if (err)
-		return err;
-	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
-	if (err)
-		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
-
-	/* CMD7: SELECT_CARD */
-	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
-}
-
 int mmchal_card_mmc_init_(struct mmchal_card *card)
 {
 	bool answered;
 	int err;
 
-	/* CMD1: SEND_OP_COND until power-up is done */
-	err = mmchal_card_op_cond_(card, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG, false, &answered);
-	if (err)
-		return err;
-	/* OCR [30:29] = 10: sector addressing (cards above 2 GB) */
-	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
-	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
-	if (err)
-		return err;
-	err = mmc_select(card);
+	/* CMD1 in sector mode */
+	err = mmchal_card_ident_(card, true, MMC_OCR_ARG, &answered);
 	if (err)
 		return err;
 
