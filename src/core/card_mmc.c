@@ -288,7 +288,10 @@ static int mmc_hs200(struct mmchal_card *card)
 static int mmc_fall_back(struct mmchal_card *card, const uint16_t *seq)
 {
 	mmchal_card_err_clear_(card);
+#if MMCHAL_WITH_HS200
+	/* only mmc_hs200() sets it; without HS200 it stays false (config.h) */
 	card->info.tuned = false;
+#endif
 	return mmc_steps(card, seq);
 }
 
