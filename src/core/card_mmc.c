@@ -350,7 +350,9 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = card->info.csd.erase_grp;
-	card->info.erased_byte = 0;
+	/* info.erased_byte is 0 until EXT_CSD says otherwise: mmchal_card_init()
+	   cleared the info, and an SD attempt that came before set nothing (a
+	   card that answered ACMD41 is never tried as eMMC) */
 	mmchal_card_read_only_(card);
 	/* SET_BLOCK_COUNT exists from MMC 3.1 (SPEC_VERS 3) */
 	card->info.cmd23 = card->info.csd.spec_vers >= 3u && (card->caps.bus & MMCHAL_BUS_CMD23);
