@@ -236,8 +236,9 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 					      card->cfg.sg_scratch_len, &list, &nlist, &n);
 		if (err)
 			break;
-		if (n > blocks - done) /* cannot happen with a checked list */
-			n = blocks - done;
+		/* n <= blocks - done: the list holds exactly blocks x 512 bytes
+		   (mmchal_card_sg_check_()), every request so far took done
+		   blocks of it, and the splitter hands out only what is left */
 		err = one_request(card, dir, lba + done, n, list, nlist, &ok);
 		done += ok;
 		if (err)
