@@ -163,7 +163,8 @@ int mmchal_card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr)
 
 int mmchal_card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext)
 {
-	memset(ext, 0, sizeof(*ext));
+	/* every field is assigned below, also before the one error return: no
+	   clearing first */
 	ext->rev = b[EXT_CSD_REV];
 	ext->card_type = b[EXT_CSD_CARD_TYPE];
 	ext->sec_count = (uint32_t)b[EXT_CSD_SEC_COUNT] |
