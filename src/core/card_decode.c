@@ -51,7 +51,7 @@ static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 		/* keep the name printable: a blank or garbled PNM stays readable */
 		out[i] = (char)((c >= 0x20u && c < 0x7fu) ? c : (uint32_t)'?');
 	}
-	out[n] = '\0';
+	/* out[n] is the terminator already: cid_common() cleared the CID */
 }
 
 /* The fields both layouts share: MID, OID, a name of @name_len characters
