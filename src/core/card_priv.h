@@ -279,7 +279,8 @@ int mmchal_card_note_err_(struct mmchal_card *card, int err);
 #define CARD_SDIO_SHARED_ static
 #endif
 
-/* @answered: the card answered ACMD41 at least once (so it is SD) */
+/* @answered: set when the card answered ACMD41 at least once (so it is
+   SD); the caller passes it false, it is never cleared here */
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
 int mmchal_card_mmc_init_(struct mmchal_card *card);
 #if MMCHAL_WITH_SDIO

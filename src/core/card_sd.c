@@ -181,7 +181,6 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	int err;
 
 	card->info.sd_v2 = v2;
-	*answered = false;
 	/* ACMD41 with HCS for a 2.00 card */
 	err = mmchal_card_ident_(card, false, OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u), answered);
 	if (err)
