@@ -184,7 +184,9 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 		*ok_blocks = blocks;
 		return 0;
 	}
-	if (err == MMCHAL_ENOMEDIUM || card->removed)
+	/* a removal (MMCHAL_ENOMEDIUM from any step: mmchal_card_note_err_()
+	   marked it) ends the request here */
+	if (card->removed)
 		return err;
 	/* Refused before anything was sent (EINVAL with no command failed,
 	 * host_core.h): the card is where it was, and recovery would send
