@@ -29,7 +29,8 @@ uint32_t mmchal_card_bits_(const uint32_t r[4], unsigned start, unsigned len)
 
 uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 {
-	static const uint32_t unit_hz[4] = {100000u, 1000000u, 10000000u, 100000000u};
+	/* the units (100 kHz, 1, 10, 100 MHz) over the multiplier's 10 */
+	static const uint32_t unit_hz[4] = {10000u, 100000u, 1000000u, 10000000u};
 	/* multiplier x 10; MMC reads code 6 as 2.6 and 11 as 5.2 (JEDEC 7.3.12). */
 	static const uint8_t sd_mult[16] = {0,  10, 12, 13, 15, 20, 25, 30,
 					    35, 40, 45, 50, 55, 60, 70, 80};
@@ -40,7 +41,7 @@ uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 
 	if (unit > 3u)
 		return 0;
-	return unit_hz[unit] / 10u * (mmc ? mmc_mult[m] : sd_mult[m]);
+	return unit_hz[unit] * (mmc ? mmc_mult[m] : sd_mult[m]);
 }
 
 static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
