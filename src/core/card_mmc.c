@@ -38,11 +38,11 @@ static CORE_NOINLINE_ int mmc_switch(struct mmchal_card *card, uint32_t index, u
 {
 	struct mmchal_cmd cmd;
 	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
-
 	/* every CMD6 comes after EXT_CSD was decoded, and the decoder gives
 	   GENERIC_CMD6_TIME or its 500 ms default, never 0 */
-	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg,
-				    card->info.ext_csd.cmd6_time_ms);
+	uint32_t busy = card->info.ext_csd.cmd6_time_ms;
+
+	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
 }
 
 /* CMD13 after a switch: SWITCH_ERROR says the card refused the value. */
