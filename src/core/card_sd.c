@@ -63,13 +63,15 @@ CARD_SDIO_SHARED_ int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tr
 int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, bool *answered)
 {
 	struct mmchal_card_info *info = &card->info;
+	/* ACMD41: SD_SEND_OP_COND or CMD1: SEND_OP_COND */
+	uint32_t op = mmc ? CARD_CMD_SEND_OP_COND : CARD_ACMD_SD_SEND_OP_COND;
+	uint32_t select_flags;
 	struct mmchal_cmd cmd;
 	uint32_t rca_arg;
 	int err;
 
-	/* ACMD41: SD_SEND_OP_COND or CMD1: SEND_OP_COND until power-up is done */
-	err = mmchal_card_op_cond_(card, mmc ? CARD_CMD_SEND_OP_COND : CARD_ACMD_SD_SEND_OP_COND,
-				   ocr_arg, !mmc, answered);
+	/* the op-cond command until power-up is done */
+	err = mmchal_card_op_cond_(card, op, ocr_arg, !mmc, answered);
 	if (err)
 		return err;
 	/* eMMC OCR [30:29] = 10: sector addressing (cards above 2 GB); SD CCS is
@@ -89,8 +91,8 @@ int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, boo
 		mmchal_card_decode_mmc_cid_(info->raw_cid, 0, &info->cid);
 		/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
 		info->rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
-		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, (uint32_t)info->rca << 16,
-				       MMCHAL_RSP_R1);
+		rca_arg = (uint32_t)info->rca << 16;
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
 	}
 #if !MMCHAL_EMMC_RO
 	else {
@@ -107,8 +109,10 @@ int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, boo
 	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, info->raw_csd);
 	if (err)
 		return err;
-	err = mmc ? mmchal_card_decode_mmc_csd_(info->raw_csd, &info->csd)
-		  : mmchal_card_decode_sd_csd_(info->raw_csd, &info->csd);
+	if (mmc)
+		err = mmchal_card_decode_mmc_csd_(info->raw_csd, &info->csd);
+	else
+		err = mmchal_card_decode_sd_csd_(info->raw_csd, &info->csd);
 	if (!err && !mmc) {
 		info->sectors = info->csd.capacity / MMCHAL_CARD_BLKSZ;
 		/* without CCS every command carries a 32-bit byte address, which
@@ -125,8 +129,9 @@ int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, boo
 		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
 
 	/* CMD7: SELECT_CARD, stand-by -> transfer */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg,
-			       MMCHAL_RSP_R1B | (mmc ? CARD_CMD_CHECK : 0u));
+	/* an eMMC's R1 errors fail it before the end of busy */
+	select_flags = MMCHAL_RSP_R1B | (mmc ? CARD_CMD_CHECK : 0u);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, select_flags);
 	if (!err)
 		err = mmchal_card_wait_busy_(card, 0);
 	if (!err)
