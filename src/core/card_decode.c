@@ -29,7 +29,8 @@ uint32_t mmchal_card_bits_(const uint32_t r[4], unsigned start, unsigned len)
 
 uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 {
-	static const uint32_t unit_hz[4] = {100000u, 1000000u, 10000000u, 100000000u};
+	/* the units (100 kHz, 1, 10, 100 MHz) over the multiplier's 10 */
+	static const uint32_t unit_hz[4] = {10000u, 100000u, 1000000u, 10000000u};
 	/* multiplier x 10; MMC reads code 6 as 2.6 and 11 as 5.2 (JEDEC 7.3.12). */
 	static const uint8_t sd_mult[16] = {0,  10, 12, 13, 15, 20, 25, 30,
 					    35, 40, 45, 50, 55, 60, 70, 80};
@@ -40,7 +41,7 @@ uint32_t mmchal_card_tran_speed_hz_(uint8_t tran_speed, bool mmc)
 
 	if (unit > 3u)
 		return 0;
-	return unit_hz[unit] / 10u * (mmc ? mmc_mult[m] : sd_mult[m]);
+	return unit_hz[unit] * (mmc ? mmc_mult[m] : sd_mult[m]);
 }
 
 static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
@@ -51,7 +52,7 @@ static void cid_name(const uint32_t r[4], unsigned top, unsigned n, char *out)
 		/* keep the name printable: a blank or garbled PNM stays readable */
 		out[i] = (char)((c >= 0x20u && c < 0x7fu) ? c : (uint32_t)'?');
 	}
-	out[n] = '\0';
+	/* out[n] is the terminator already: cid_common() cleared the CID */
 }
 
 /* The fields both layouts share: MID, OID, a name of @name_len characters
@@ -163,7 +164,8 @@ int mmchal_card_decode_scr_(const uint8_t b[8], struct mmchal_scr *scr)
 
 int mmchal_card_decode_ext_csd_(const uint8_t b[512], struct mmchal_ext_csd *ext)
 {
-	memset(ext, 0, sizeof(*ext));
+	/* every field is assigned below, also before the one error return: no
+	   clearing first */
 	ext->rev = b[EXT_CSD_REV];
 	ext->card_type = b[EXT_CSD_CARD_TYPE];
 	ext->sec_count = (uint32_t)b[EXT_CSD_SEC_COUNT] |

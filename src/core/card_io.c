@@ -184,7 +184,9 @@ static int one_request(struct mmchal_card *card, enum mmchal_dir dir, uint64_t l
 		*ok_blocks = blocks;
 		return 0;
 	}
-	if (err == MMCHAL_ENOMEDIUM || card->removed)
+	/* a removal (MMCHAL_ENOMEDIUM from any step: mmchal_card_note_err_()
+	   marked it) ends the request here */
+	if (card->removed)
 		return err;
 	/* Refused before anything was sent (EINVAL with no command failed,
 	 * host_core.h): the card is where it was, and recovery would send
@@ -236,8 +238,9 @@ static int xfer(struct mmchal_card *card, enum mmchal_dir dir, uint64_t lba, uin
 					      card->cfg.sg_scratch_len, &list, &nlist, &n);
 		if (err)
 			break;
-		if (n > blocks - done) /* cannot happen with a checked list */
-			n = blocks - done;
+		/* n <= blocks - done: the list holds exactly blocks x 512 bytes
+		   (mmchal_card_sg_check_()), every request so far took done
+		   blocks of it, and the splitter hands out only what is left */
 		err = one_request(card, dir, lba + done, n, list, nlist, &ok);
 		done += ok;
 		if (err)

@@ -38,7 +38,9 @@ static CORE_NOINLINE_ int mmc_switch(struct mmchal_card *card, uint32_t index, u
 {
 	struct mmchal_cmd cmd;
 	uint32_t arg = MMC_SWITCH_WRITE_BYTE | (index << 16) | (value << 8);
-	uint32_t busy = card->info.ext_csd.cmd6_time_ms ? card->info.ext_csd.cmd6_time_ms : 500u;
+	/* every CMD6 comes after EXT_CSD was decoded, and the decoder gives
+	   GENERIC_CMD6_TIME or its 500 ms default, never 0 */
+	uint32_t busy = card->info.ext_csd.cmd6_time_ms;
 
 	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
 }
@@ -288,7 +290,10 @@ static int mmc_hs200(struct mmchal_card *card)
 static int mmc_fall_back(struct mmchal_card *card, const uint16_t *seq)
 {
 	mmchal_card_err_clear_(card);
+#if MMCHAL_WITH_HS200
+	/* only mmc_hs200() sets it; without HS200 it stays false (config.h) */
 	card->info.tuned = false;
+#endif
 	return mmc_steps(card, seq);
 }
 
@@ -331,53 +336,13 @@ static int mmc_timing(struct mmchal_card *card)
 	return err;
 }
 
-/* CMD2, CMD3, CMD9, CMD7. */
-static int mmc_select(struct mmchal_card *card)
-{
-	struct mmchal_cmd cmd;
-	uint32_t rca_arg;
-	int err;
-
-	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
-	if (err)
-		return err;
-	mmchal_card_decode_mmc_cid_(card->info.raw_cid, 0, &card->info.cid);
-
-	/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
-	card->info.rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
-	rca_arg = (uint32_t)card->info.rca << 16;
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
-	if (err)
-		return err;
-
-	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
-	if (err)
-		return err;
-	err = mmchal_card_decode_mmc_csd_(card->info.raw_csd, &card->info.csd);
-	if (err)
-		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
-
-	/* CMD7: SELECT_CARD */
-	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SELECT, rca_arg, 0);
-}
-
 int mmchal_card_mmc_init_(struct mmchal_card *card)
 {
 	bool answered;
 	int err;
 
-	/* CMD1: SEND_OP_COND until power-up is done */
-	err = mmchal_card_op_cond_(card, CARD_CMD_SEND_OP_COND, MMC_OCR_ARG, false, &answered);
-	if (err)
-		return err;
-	/* OCR [30:29] = 10: sector addressing (cards above 2 GB) */
-	card->info.block_addr = (card->info.ocr & OCR_MMC_ACCESS) == (2u << 29);
-	err = mmchal_card_type_known_(card, MMCHAL_CARD_MMC);
-	if (err)
-		return err;
-	err = mmc_select(card);
+	/* CMD1 in sector mode */
+	err = mmchal_card_ident_(card, true, MMC_OCR_ARG, &answered);
 	if (err)
 		return err;
 
@@ -387,7 +352,9 @@ int mmchal_card_mmc_init_(struct mmchal_card *card)
 
 	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
 	card->info.erase_unit = card->info.csd.erase_grp;
-	card->info.erased_byte = 0;
+	/* info.erased_byte is 0 until EXT_CSD says otherwise: mmchal_card_init()
+	   cleared the info, and an SD attempt that came before set nothing (a
+	   card that answered ACMD41 is never tried as eMMC) */
 	mmchal_card_read_only_(card);
 	/* SET_BLOCK_COUNT exists from MMC 3.1 (SPEC_VERS 3) */
 	card->info.cmd23 = card->info.csd.spec_vers >= 3u && (card->caps.bus & MMCHAL_BUS_CMD23);

@@ -271,7 +271,16 @@ int mmchal_card_note_err_(struct mmchal_card *card, int err);
 
 /* ---- identification (card_sd.c, card_mmc.c, card_sdio.c) ---- */
 
-/* @answered: the card answered ACMD41 at least once (so it is SD) */
+/* The helpers card_sd.c shares with card_sdio.c are file-local in a library
+   without SDIO functions (config.h), where card_sd.c is their only user. */
+#if MMCHAL_WITH_SDIO
+#define CARD_SDIO_SHARED_
+#else
+#define CARD_SDIO_SHARED_ static
+#endif
+
+/* @answered: set when the card answered ACMD41 at least once (so it is
+   SD); the caller passes it false, it is never cleared here */
 int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered);
 int mmchal_card_mmc_init_(struct mmchal_card *card);
 #if MMCHAL_WITH_SDIO
@@ -291,12 +300,20 @@ static inline int mmchal_card_sdio_init_(struct mmchal_card *card, uint32_t r4)
 	return 0;
 }
 #endif
+/* ACMD41 (CMD1 with @mmc) with @ocr_arg until power-up is done (*answered
+   set at the first answer), the type known, then CMD2, CMD3, CMD9, CMD7 of an
+   SD card or an eMMC, the CID and CSD decoded into info (card_sd.c). */
+int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, bool *answered);
 /* The host at SD high speed, 50 MHz (card_sd.c; SDIO high speed is the
    same timing). */
+#if MMCHAL_WITH_SDIO
 int mmchal_card_sd_hs_(struct mmchal_card *card);
+#endif
 /* CMD3 (R6) until the card picks an RCA other than 0, at most @tries times;
    MMCHAL_EPROTO when it never does (card_sd.c). */
+#if MMCHAL_WITH_SDIO
 int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries);
+#endif
 /* init_card and the limits for the type now known; a failure is recorded
    as no command's. */
 int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type);

@@ -6,7 +6,10 @@
  * ACMD41 with HCS until ready, CMD2, CMD3, CMD9, CMD7, ACMD51, ACMD6 for the
  * 4-bit bus, CMD6 for high speed, CMD16 on SDSC. The bus width is set before
  * high speed as U-Boot and the Linux UHS path do (plain Linux switches high
- * speed first; the sources disagree and both orders are legal).
+ * speed first; the sources disagree and both orders are legal). The
+ * identification steps up to CMD7 are shared with eMMC (mmchal_card_ident_(),
+ * called by card_mmc.c too, and all an eMMC-only read-only build keeps of
+ * this file).
  *
  * Locking: none; one caller per card object, thread context.
  */
@@ -22,14 +25,15 @@
 #define SD_SWITCH_SET_HS   0x80fffff1u
 #define CCC_SWITCH         (1u << 10)
 
-int mmchal_card_sd_hs_(struct mmchal_card *card)
+#if !MMCHAL_EMMC_RO /* an eMMC-only build (config.h) keeps only mmchal_card_ident_() */
+CARD_SDIO_SHARED_ int mmchal_card_sd_hs_(struct mmchal_card *card)
 {
 	card->ios.timing = MMCHAL_TIMING_SD_HS;
 	card->ios.clock_hz = SD_CLOCK_HS;
 	return mmchal_card_set_ios_(card);
 }
 
-int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries)
+CARD_SDIO_SHARED_ int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries)
 {
 	struct mmchal_cmd cmd;
 
@@ -46,43 +50,88 @@ int mmchal_card_get_rca_(struct mmchal_card *card, unsigned tries)
 	return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SET_REL_ADDR, 0);
 }
 
-/* CMD2, CMD3, CMD9, CMD7: from ready to the transfer state. */
-static int sd_select(struct mmchal_card *card)
+#endif
+
+/*
+ * ACMD41 or CMD1, then CMD2, CMD3, CMD9, CMD7: from idle to the transfer
+ * state, the steps SD and eMMC share (SD Physical Layer 4.2.3, JEDEC eMMC
+ * 6.4.4). They differ in the OCR's addressing bits, in CMD3 (an SD card
+ * picks its RCA, an eMMC gets one from the host), in the register layouts,
+ * and in CMD7: an eMMC's R1 errors fail it before the end of busy is
+ * awaited, an SD card's after.
+ */
+int mmchal_card_ident_(struct mmchal_card *card, bool mmc, uint32_t ocr_arg, bool *answered)
 {
+	struct mmchal_card_info *info = &card->info;
+	/* ACMD41: SD_SEND_OP_COND or CMD1: SEND_OP_COND */
+	uint32_t op = mmc ? CARD_CMD_SEND_OP_COND : CARD_ACMD_SD_SEND_OP_COND;
+	uint32_t select_flags;
 	struct mmchal_cmd cmd;
 	uint32_t rca_arg;
 	int err;
 
-	/* CMD2: ALL_SEND_CID */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, card->info.raw_cid);
+	/* the op-cond command until power-up is done */
+	err = mmchal_card_op_cond_(card, op, ocr_arg, !mmc, answered);
 	if (err)
 		return err;
-	mmchal_card_decode_sd_cid_(card->info.raw_cid, &card->info.cid);
+	/* eMMC OCR [30:29] = 10: sector addressing (cards above 2 GB); SD CCS is
+	   valid once power-up is done, and only a 2.00 card, asked with HCS in
+	   @ocr_arg, is high capacity (a 1.x card is always SDSC) */
+	info->block_addr = mmc ? (info->ocr & OCR_MMC_ACCESS) == (2u << 29)
+			       : (info->ocr & ocr_arg & OCR_CCS) != 0u;
+	err = mmchal_card_type_known_(card, mmc ? MMCHAL_CARD_MMC : MMCHAL_CARD_SD);
+	if (err)
+		return err;
 
-	/* CMD3: SEND_RELATIVE_ADDR, up to three times */
-	err = mmchal_card_get_rca_(card, 3);
+	/* CMD2: ALL_SEND_CID */
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_ALL_SEND_CID, 0, info->raw_cid);
 	if (err)
 		return err;
-	rca_arg = (uint32_t)card->info.rca << 16;
+	if (mmc) {
+		mmchal_card_decode_mmc_cid_(info->raw_cid, 0, &info->cid);
+		/* CMD3: SET_RELATIVE_ADDR, chosen by the host; 0 would deselect */
+		info->rca = card->cfg.mmc_rca ? card->cfg.mmc_rca : 1u;
+		rca_arg = (uint32_t)info->rca << 16;
+		err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SET_REL_ADDR, rca_arg, MMCHAL_RSP_R1);
+	}
+#if !MMCHAL_EMMC_RO
+	else {
+		mmchal_card_decode_sd_cid_(info->raw_cid, &info->cid);
+		/* CMD3: SEND_RELATIVE_ADDR, up to three times */
+		err = mmchal_card_get_rca_(card, 3);
+	}
+#endif
+	if (err)
+		return err;
+	rca_arg = (uint32_t)info->rca << 16;
 
 	/* CMD9: SEND_CSD */
-	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, card->info.raw_csd);
+	err = mmchal_card_cmd_r2_(card, CARD_CMD_SEND_CSD, rca_arg, info->raw_csd);
 	if (err)
 		return err;
-	err = mmchal_card_decode_sd_csd_(card->info.raw_csd, &card->info.csd);
+	if (mmc)
+		err = mmchal_card_decode_mmc_csd_(info->raw_csd, &info->csd);
+	else
+		err = mmchal_card_decode_sd_csd_(info->raw_csd, &info->csd);
+	if (!err && !mmc) {
+		info->sectors = info->csd.capacity / MMCHAL_CARD_BLKSZ;
+		/* without CCS every command carries a 32-bit byte address, which
+		   reaches 4 GiB (the most a v1 CSD describes); a v2 CSD claiming
+		   more on such a card is inconsistent, and blocks past 4 GiB would
+		   wrap onto the start */
+		if (!info->block_addr &&
+		    info->sectors > ((uint64_t)UINT32_MAX + 1u) / MMCHAL_CARD_BLKSZ)
+			err = MMCHAL_EPROTO;
+		else
+			info->erase_unit = 1;
+	}
 	if (err)
 		return mmchal_card_fail_op_(card, err, CARD_CMD_SEND_CSD, rca_arg);
-	card->info.sectors = card->info.csd.capacity / MMCHAL_CARD_BLKSZ;
-	/* without CCS every command carries a 32-bit byte address, which reaches
-	   4 GiB (the most a v1 CSD describes); a v2 CSD claiming more on such a
-	   card is inconsistent, and blocks past 4 GiB would wrap onto the start */
-	if (!card->info.block_addr &&
-	    card->info.sectors > ((uint64_t)UINT32_MAX + 1u) / MMCHAL_CARD_BLKSZ)
-		return mmchal_card_fail_op_(card, MMCHAL_EPROTO, CARD_CMD_SEND_CSD, rca_arg);
-	card->info.erase_unit = 1;
 
 	/* CMD7: SELECT_CARD, stand-by -> transfer */
-	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, MMCHAL_RSP_R1B);
+	/* an eMMC's R1 errors fail it before the end of busy */
+	select_flags = MMCHAL_RSP_R1B | (mmc ? CARD_CMD_CHECK : 0u);
+	err = mmchal_card_cmd_(card, &cmd, CARD_CMD_SELECT, rca_arg, select_flags);
 	if (!err)
 		err = mmchal_card_wait_busy_(card, 0);
 	if (!err)
@@ -90,6 +139,7 @@ static int sd_select(struct mmchal_card *card)
 	return err;
 }
 
+#if !MMCHAL_EMMC_RO
 /* ACMD6: SET_BUS_WIDTH to 4 bits when card and host have it. */
 static int sd_bus_width(struct mmchal_card *card)
 {
@@ -136,19 +186,8 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 	int err;
 
 	card->info.sd_v2 = v2;
-	*answered = false;
-	/* ACMD41: SD_SEND_OP_COND, with HCS for a 2.00 card, until power-up is done */
-	err = mmchal_card_op_cond_(card, CARD_ACMD_SD_SEND_OP_COND,
-				   OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u), true, answered);
-	if (err)
-		return err;
-	/* CCS is valid once power-up is done; a 1.x card is always SDSC */
-	card->info.block_addr = v2 && (card->info.ocr & OCR_CCS);
-	err = mmchal_card_type_known_(card, MMCHAL_CARD_SD);
-	if (err)
-		return err;
-
-	err = sd_select(card);
+	/* ACMD41 with HCS for a 2.00 card */
+	err = mmchal_card_ident_(card, false, OCR_VDD_27_36 | (v2 ? OCR_CCS : 0u), answered);
 	if (err)
 		return err;
 	legacy = card->info.csd.tran_speed_hz;
@@ -179,3 +218,4 @@ int mmchal_card_sd_init_(struct mmchal_card *card, bool v2, bool *answered)
 		return err;
 	return mmchal_card_set_blocklen_(card);
 }
+#endif

@@ -133,8 +133,8 @@ int mmchal_card_split_next_(struct mmchal_card_split_ *cur,
 			rewind_cursor(cur, excess);
 			return MMCHAL_EINVAL;
 		}
+		/* bytes keeps the excess: only bytes / 512 is used below */
 		rewind_cursor(cur, excess);
-		bytes -= excess;
 		cut = true;
 		while (excess) {
 			if (out[n - 1u].len <= excess) {

@@ -343,6 +343,21 @@ static void test_byte_addressed_capacity_fits(void **state)
 	assert_int_equal(card.info.sectors, 1u << 23);
 }
 
+/* A CSD that does not decode leaves the size and erase unit unset: the
+   identification step shared with eMMC derives them only from a decoded SD
+   CSD (after a failed init the info keeps what was learnt before). */
+static void test_bad_csd_sets_no_size(void **state)
+{
+	(void)state;
+	start(FAKE_SDHC);
+	reg128_put(fk.csd, 126, 2, 2);
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_EPROTO);
+	assert_int_equal(card.err.opcode, CARD_CMD_SEND_CSD);
+	assert_int_equal(card.info.sectors, 0);
+	assert_int_equal(card.info.erase_unit, 0);
+	assert_true(card.info.block_addr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_width_and_speed_choice),
 		cmocka_unit_test(test_write_protect_bits),
 		cmocka_unit_test(test_byte_addressed_capacity_fits),
+		cmocka_unit_test(test_bad_csd_sets_no_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -578,6 +578,50 @@ static void test_emmc_stops_below_hs200(void **state)
 		}
 	}
 }
+
+/*
+ * An eMMC whose DDR52 width switch (the third CMD6: BUS_WIDTH 8, HS_TIMING 1,
+ * BUS_WIDTH 6) goes unanswered (the card never saw it): the card layer
+ * falls back to single data rate HS on the 8-bit bus. Without HS200 no step ever tunes, so
+ * the fall-back has no tuning to forget: info.tuned is false throughout and
+ * the failure record is cleared as with HS200.
+ */
+static void test_emmc_ddr52_fall_back(void **state)
+{
+	static const uint32_t args[] = {
+		SWITCH_ARG(EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8),
+		SWITCH_ARG(EXT_CSD_HS_TIMING, EXT_CSD_TIMING_HS),
+		SWITCH_ARG(EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8_DDR),
+		SWITCH_ARG(EXT_CSD_BUS_WIDTH, EXT_CSD_WIDTH_8),
+	};
+	struct mmchal_sim_fault f = {.kind = MMCHAL_SIM_FAULT_CMD_TIMEOUT,
+				     .trigger = MMCHAL_SIM_AT_CMD,
+				     .opcode = CARD_CMD_SWITCH,
+				     .count = 2};
+	struct board_opts o;
+	uint32_t width;
+	enum mmchal_timing timing;
+
+	(void)state;
+	board_defaults(&o, MMCHAL_SIM_CARD_MMC, CAPACITY);
+	o.bus |= MMCHAL_BUS_MMC_DDR52;
+	open_board(&o);
+	assert_int_equal(mmchal_sim_fault_add(B.sim, &f), 0);
+	assert_int_equal(mmchal_card_init(&B.card), 0);
+	assert_true(B.card.ready);
+	assert_int_equal(B.card.info.bus_width, MMCHAL_BUS_WIDTH_8);
+	assert_int_equal(B.card.info.timing, MMCHAL_TIMING_MMC_HS);
+	assert_false(B.card.info.tuned);
+	assert_int_equal(B.card.err.err, 0);
+	assert_int_equal(mmchal_sim_card_bus(B.sim, &width, &timing), 0);
+	assert_int_equal(width, 8);
+	assert_int_equal(timing, MMCHAL_TIMING_MMC_HS);
+	assert_int_equal(mmchal_sim_card_ext_csd(B.sim, EXT_CSD_BUS_WIDTH), EXT_CSD_WIDTH_8);
+	/* the lost switch, then the fall-back's BUS_WIDTH 2 */
+	assert_no_hs200(args, 4u);
+	rw_block(SECTORS / 2u, 9);
+	close_board();
+}
 #endif
 
 int main(void)
@@ -591,6 +635,7 @@ int main(void)
 #endif
 #if !MMCHAL_WITH_HS200
 		cmocka_unit_test(test_emmc_stops_below_hs200),
+		cmocka_unit_test(test_emmc_ddr52_fall_back),
 #endif
 	};
 
