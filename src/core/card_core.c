@@ -222,7 +222,10 @@ int mmchal_card_init(struct mmchal_card *card)
 		err = MMCHAL_ENOMEDIUM;
 	if (err) {
 		card->info.type = MMCHAL_CARD_UNKNOWN;
-		return mmchal_card_fail_(card, err, card->err.opcode, card->err.app, card->err.arg);
+		/* keeps what identify() recorded; with no record (a removal it
+		   did not fail on) the record's fields are still the clear's
+		   zeros, and those go with the error */
+		return mmchal_card_fail_op_(card, err, 0, 0);
 	}
 #if !MMCHAL_WITH_SDIO
 	/* detected by CMD5, but this build drives no SDIO function (config.h):
