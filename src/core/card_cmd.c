@@ -148,34 +148,37 @@ int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint3
 static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
 		   uint32_t flags, uint32_t extra)
 {
-	struct mmchal_request req;
-	struct mmchal_data data;
-	struct mmchal_sg sg;
+	/* one clear for all three: data and sg are unused (req.data NULL)
+	   unless CMD_READ fills them in */
+	struct {
+		struct mmchal_request req;
+		struct mmchal_data data;
+		struct mmchal_sg sg;
+	} r;
 	uint32_t busy_ms = extra;
 
 	memset(cmd, 0, sizeof(*cmd));
-	memset(&req, 0, sizeof(req));
+	memset(&r, 0, sizeof(r));
 	if (flags & CMD_READ) {
-		memset(&data, 0, sizeof(data));
-		sg.cpu = card->cfg.buf;
-		sg.phys = card->cfg.buf_phys;
-		sg.len = extra;
-		data.dir = MMCHAL_DIR_FROM_CARD;
-		data.blksz = extra;
-		data.blocks = 1;
-		data.sg = &sg;
-		data.sg_len = 1;
+		r.sg.cpu = card->cfg.buf;
+		r.sg.phys = card->cfg.buf_phys;
+		r.sg.len = extra;
+		r.data.dir = MMCHAL_DIR_FROM_CARD;
+		r.data.blksz = extra;
+		r.data.blocks = 1;
+		r.data.sg = &r.sg;
+		r.data.sg_len = 1;
 		/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
-		data.timeout_ns = 100000000u;
-		req.data = &data;
+		r.data.timeout_ns = 100000000u;
+		r.req.data = &r.data;
 		busy_ms = 0;
 	}
 	cmd->opcode = opcode;
 	cmd->arg = arg;
 	cmd->flags = flags & ~CMD_PRIV;
 	cmd->busy_timeout_ms = busy_ms;
-	req.cmd = cmd;
-	return mmchal_card_run_(card, &req, cmd_timeout(card) + busy_ms, flags);
+	r.req.cmd = cmd;
+	return mmchal_card_run_(card, &r.req, cmd_timeout(card) + busy_ms, flags);
 }
 
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
