@@ -80,7 +80,7 @@ int mmchal_card_set_ios_(struct mmchal_card *card)
 	if (card->caps.f_max_hz && card->ios.clock_hz > card->caps.f_max_hz)
 		card->ios.clock_hz = card->caps.f_max_hz;
 	err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
-	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
+	return mmchal_card_host_err_(card, err);
 }
 
 static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)
@@ -93,6 +93,11 @@ static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t ti
 int mmchal_card_refuse_(struct mmchal_card *card, int err)
 {
 	return mmchal_card_fail_op_(card, err, MMCHAL_CARD_NO_CMD, 0);
+}
+
+int mmchal_card_host_err_(struct mmchal_card *card, int err)
+{
+	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
 int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
@@ -319,7 +324,7 @@ int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 			break;
 		/* a host op failed: recorded as no command's, like set_ios */
 		if (b < 0)
-			return mmchal_card_refuse_(card, mmchal_card_note_err_(card, b));
+			return mmchal_card_host_err_(card, b);
 		if (b == 0)
 			return 0;
 		mmchal_card_delay_(card, BUSY_POLL_US);
