@@ -11,6 +11,7 @@
  */
 #include "core/card_priv.h"
 
+#include "core/hints.h"
 #include "core/mem.h"
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
@@ -28,7 +29,9 @@ void mmchal_card_err_clear_(struct mmchal_card *card)
 	memset(&card->err, 0, sizeof(card->err));
 }
 
-int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg)
+/* Out of line: every failure path calls this one copy. */
+CORE_NOINLINE_ int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app,
+				     uint32_t arg)
 {
 	if (err && !card->err.err) {
 		card->err.err = err;
