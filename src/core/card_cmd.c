@@ -11,6 +11,7 @@
  */
 #include "core/card_priv.h"
 
+#include "core/hints.h"
 #include "core/mem.h"
 
 #define CMD_TIMEOUT_MS_DEFAULT 1000u
@@ -28,7 +29,9 @@ void mmchal_card_err_clear_(struct mmchal_card *card)
 	memset(&card->err, 0, sizeof(card->err));
 }
 
-int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app, uint32_t arg)
+/* Out of line: every failure path calls this one copy. */
+CORE_NOINLINE_ int mmchal_card_fail_(struct mmchal_card *card, int err, uint32_t opcode, bool app,
+				     uint32_t arg)
 {
 	if (err && !card->err.err) {
 		card->err.err = err;
@@ -80,7 +83,7 @@ int mmchal_card_set_ios_(struct mmchal_card *card)
 	if (card->caps.f_max_hz && card->ios.clock_hz > card->caps.f_max_hz)
 		card->ios.clock_hz = card->caps.f_max_hz;
 	err = card->cfg.ops->set_ios(card->cfg.ctx, &card->ios);
-	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
+	return mmchal_card_host_err_(card, err);
 }
 
 static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t timeout_ms)
@@ -93,6 +96,11 @@ static int run(struct mmchal_card *card, struct mmchal_request *req, uint32_t ti
 int mmchal_card_refuse_(struct mmchal_card *card, int err)
 {
 	return mmchal_card_fail_op_(card, err, MMCHAL_CARD_NO_CMD, 0);
+}
+
+int mmchal_card_host_err_(struct mmchal_card *card, int err)
+{
+	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
 }
 
 int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,
@@ -148,34 +156,37 @@ int mmchal_card_run_(struct mmchal_card *card, struct mmchal_request *req, uint3
 static int command(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode, uint32_t arg,
 		   uint32_t flags, uint32_t extra)
 {
-	struct mmchal_request req;
-	struct mmchal_data data;
-	struct mmchal_sg sg;
+	/* one clear for all three: data and sg are unused (req.data NULL)
+	   unless CMD_READ fills them in */
+	struct {
+		struct mmchal_request req;
+		struct mmchal_data data;
+		struct mmchal_sg sg;
+	} r;
 	uint32_t busy_ms = extra;
 
 	memset(cmd, 0, sizeof(*cmd));
-	memset(&req, 0, sizeof(req));
+	memset(&r, 0, sizeof(r));
 	if (flags & CMD_READ) {
-		memset(&data, 0, sizeof(data));
-		sg.cpu = card->cfg.buf;
-		sg.phys = card->cfg.buf_phys;
-		sg.len = extra;
-		data.dir = MMCHAL_DIR_FROM_CARD;
-		data.blksz = extra;
-		data.blocks = 1;
-		data.sg = &sg;
-		data.sg_len = 1;
+		r.sg.cpu = card->cfg.buf;
+		r.sg.phys = card->cfg.buf_phys;
+		r.sg.len = extra;
+		r.data.dir = MMCHAL_DIR_FROM_CARD;
+		r.data.blksz = extra;
+		r.data.blocks = 1;
+		r.data.sg = &r.sg;
+		r.data.sg_len = 1;
 		/* register reads take at most the 100 ms SD read timeout (PROTOCOL.md 5) */
-		data.timeout_ns = 100000000u;
-		req.data = &data;
+		r.data.timeout_ns = 100000000u;
+		r.req.data = &r.data;
 		busy_ms = 0;
 	}
 	cmd->opcode = opcode;
 	cmd->arg = arg;
 	cmd->flags = flags & ~CMD_PRIV;
 	cmd->busy_timeout_ms = busy_ms;
-	req.cmd = cmd;
-	return mmchal_card_run_(card, &req, cmd_timeout(card) + busy_ms, flags);
+	r.req.cmd = cmd;
+	return mmchal_card_run_(card, &r.req, cmd_timeout(card) + busy_ms, flags);
 }
 
 int mmchal_card_cmd_(struct mmchal_card *card, struct mmchal_cmd *cmd, uint32_t opcode,
@@ -316,7 +327,7 @@ int mmchal_card_wait_busy_(struct mmchal_card *card, uint32_t timeout_ms)
 			break;
 		/* a host op failed: recorded as no command's, like set_ios */
 		if (b < 0)
-			return mmchal_card_refuse_(card, mmchal_card_note_err_(card, b));
+			return mmchal_card_host_err_(card, b);
 		if (b == 0)
 			return 0;
 		mmchal_card_delay_(card, BUSY_POLL_US);

@@ -70,7 +70,7 @@ int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type
 	/* the limits follow the card (e.g. the merge raise for memory cards) */
 	err = mmchal_host_init_card(card->cfg.ops, card->cfg.ctx, type);
 	if (err && err != MMCHAL_ENOTSUP)
-		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
+		return mmchal_card_host_err_(card, err);
 	memset(&card->limits, 0, sizeof(card->limits));
 	err = mmchal_host_get_limits_op(card->cfg.ops, card->cfg.ctx, &card->limits);
 	if (err == MMCHAL_ENOTSUP) {
@@ -82,7 +82,7 @@ int mmchal_card_type_known_(struct mmchal_card *card, enum mmchal_card_type type
 		card->limits.card = type;
 		return 0;
 	}
-	return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
+	return mmchal_card_host_err_(card, err);
 }
 
 static int power_up(struct mmchal_card *card)
@@ -210,7 +210,7 @@ int mmchal_card_init(struct mmchal_card *card)
 	memset(&card->caps, 0, sizeof(card->caps));
 	err = mmchal_host_get_caps_op(card->cfg.ops, card->cfg.ctx, &card->caps);
 	if (err && err != MMCHAL_ENOTSUP)
-		return mmchal_card_refuse_(card, mmchal_card_note_err_(card, err));
+		return mmchal_card_host_err_(card, err);
 	card->caps.bus &= ~card->cfg.bus_disable;
 	/* a new card: present unless the slot's card detect says otherwise */
 	card->removed = false;
@@ -222,7 +222,10 @@ int mmchal_card_init(struct mmchal_card *card)
 		err = MMCHAL_ENOMEDIUM;
 	if (err) {
 		card->info.type = MMCHAL_CARD_UNKNOWN;
-		return mmchal_card_fail_(card, err, card->err.opcode, card->err.app, card->err.arg);
+		/* keeps what identify() recorded; with no record (a removal it
+		   did not fail on) the record's fields are still the clear's
+		   zeros, and those go with the error */
+		return mmchal_card_fail_op_(card, err, 0, 0);
 	}
 #if !MMCHAL_WITH_SDIO
 	/* detected by CMD5, but this build drives no SDIO function (config.h):

@@ -45,8 +45,9 @@ static CORE_NOINLINE_ int mmc_switch(struct mmchal_card *card, uint32_t index, u
 	return mmchal_card_cmd_r1b_(card, &cmd, CARD_CMD_SWITCH, arg, busy);
 }
 
-/* CMD13 after a switch: SWITCH_ERROR says the card refused the value. */
-static int mmc_switch_check(struct mmchal_card *card)
+/* CMD13 after a switch: SWITCH_ERROR says the card refused the value. Out of
+   line: mmc_steps() and mmc_try_width() share one copy. */
+static CORE_NOINLINE_ int mmc_switch_check(struct mmchal_card *card)
 {
 	return mmchal_card_wait_tran_(card, R1_CMD_ERRORS | R1_SWITCH_ERROR, NULL);
 }

@@ -219,6 +219,9 @@ int mmchal_card_fail_op_(struct mmchal_card *card, int err, uint32_t opcode, uin
 void mmchal_card_fail_status_(struct mmchal_card *card, uint32_t status);
 /* Record a failure that is no command's (MMCHAL_CARD_NO_CMD); returns @err. */
 int mmchal_card_refuse_(struct mmchal_card *card, int err);
+/* A host op's failure (not a command's): mmchal_card_note_err_(), then
+   mmchal_card_refuse_(); returns @err. */
+int mmchal_card_host_err_(struct mmchal_card *card, int err);
 /* Fail @cmd (its opcode and argument, with its status) when its response has
    an error of @mask; returns 0 or the error. */
 int mmchal_card_check_(struct mmchal_card *card, const struct mmchal_cmd *cmd, uint32_t mask,

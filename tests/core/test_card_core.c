@@ -382,6 +382,24 @@ static void test_failed_init_resets_state(void **state)
 	assert_int_equal(card.info.type, MMCHAL_CARD_UNKNOWN);
 }
 
+static void test_unrecorded_removal_record(void **state)
+{
+	(void)state;
+	/* the removal is seen on a set_ios whose failure nothing records: the
+	   record names no command but keeps the cleared fields, opcode 0 and
+	   argument 0 */
+	start(FAKE_MMC);
+	fk.garble_idx = EXT_CSD_REV + 1u;
+	fk.set_ios_fail_at = 6;
+	fk.set_ios_fail_err = MMCHAL_ENOMEDIUM;
+	assert_int_equal(mmchal_card_init(&card), MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.err, MMCHAL_ENOMEDIUM);
+	assert_int_equal(card.err.opcode, 0);
+	assert_int_equal(card.err.arg, 0);
+	assert_false(card.err.app);
+	assert_false(card.err.status_valid);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_init_ops_fail_or_missing),
 		cmocka_unit_test(test_limits_without_op),
 		cmocka_unit_test(test_failed_init_resets_state),
+		cmocka_unit_test(test_unrecorded_removal_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
