@@ -757,7 +757,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 			return err;
 		if (!ok) {
 			h->flags |= HF_FALLBACK;
-			err = mmchal_dma_plan_fallback(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
+			err = mmchal_dma_fallback_(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
 			if (err != 0)
 				return err;
 		}
@@ -892,7 +892,7 @@ static bool restart_pio(struct mmchal_host *h)
 
 	h->flags = (h->flags & ~(HF_RETRY | HF_ERR)) | HF_RETRIED;
 	HSTAT_ADD_(h, pio_retries, 1);
-	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
+	(void)mmchal_dma_fallback_(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
 	h->nsegs = 0;
 	if (r->sbc)
