@@ -102,6 +102,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		goto fail;
 	}
 #endif
+#if MMCHAL_WITH_IOMMU
 	if (h->dom && mmchal_iommu_domain_get_caps(h->dom, &h->caps.iommu) != 0) {
 		err = MMCHAL_EINVAL;
 		goto fail;
@@ -110,10 +111,28 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		err = MMCHAL_EINVAL;
 		goto fail;
 	}
+#else
+	/* The stand-in domain (iommu_off.c) refuses every domain and writes
+	   nothing: a host naming one is refused without asking it. */
+	if (h->dom) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+#endif
+#if MMCHAL_WITH_BOUNCE
 	if (mmchal_bounce_get_caps(h->bounce, &h->caps.bounce) != 0) {
 		err = MMCHAL_EINVAL;
 		goto fail;
 	}
+#else
+	/* The stand-in pool (bounce_off.c) answers "no pool", all zeros as the
+	   memset above left h->caps.bounce, for none and refuses a pool: the
+	   same without asking it. */
+	if (h->bounce) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+#endif
 	err = derive(h, MMCHAL_CARD_UNKNOWN, &h->limits);
 	if (err != 0)
 		goto fail;
