@@ -114,6 +114,13 @@ static bool running(uint32_t s)
 	return s >= HS_SBC && s <= HS_BUSY;
 }
 
+#if defined(__OPTIMIZE_SIZE__)
+bool mmchal_host_live_(const struct mmchal_host *h)
+{
+	return h && h->magic == HOST_MAGIC;
+}
+#endif
+
 /* ------------------------------------------------------------ transitions */
 
 static CORE_INLINE_ bool to_done(struct mmchal_host *h)
