@@ -579,7 +579,8 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 
 	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (!MMCHAL_FAST_PATH) {
-		h->flags |= HF_FULL_PLAN;
+		if (MMCHAL_WITH_STATS) /* only count_slow_start() reads the mark */
+			h->flags |= HF_FULL_PLAN;
 		return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 	}
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
@@ -639,7 +640,8 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 						   .iommu = true};
 		return 0;
 	}
-	h->flags |= HF_FULL_PLAN;
+	if (MMCHAL_WITH_STATS)
+		h->flags |= HF_FULL_PLAN;
 	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
@@ -1166,7 +1168,8 @@ static CORE_NOINLINE_ bool exact_ok(struct mmchal_host *h, const struct mmchal_r
 {
 	struct mmchal_req_check_info why;
 
-	h->flags |= HF_FULL_CHECK;
+	if (MMCHAL_WITH_STATS) /* only count_slow_start() reads the mark */
+		h->flags |= HF_FULL_CHECK;
 	if (mmchal_request_check(req, &h->limits, &why) != 0)
 		return false;
 	*sum = why.sum;
