@@ -774,6 +774,12 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
 		struct mmchal_dma_seg *o = h->segs;
 
+#if defined(__OPTIMIZE_SIZE__)
+		for (; s != end; s++, o++) {
+			o->addr = s->phys;
+			o->len = s->len;
+		}
+#else
 		/* two entries a round: half the loop overhead per segment */
 		if (d->sg_len & 1u) {
 			o->addr = s->phys;
@@ -787,6 +793,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 			o[1].addr = s[1].phys;
 			o[1].len = s[1].len;
 		}
+#endif
 		h->nsegs = d->sg_len;
 	}
 	if (MMCHAL_WITH_BOUNCE && h->plan.plan == MMCHAL_PLAN_BOUNCED) {
