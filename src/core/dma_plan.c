@@ -339,15 +339,21 @@ static CORE_NOINLINE_ int fallback(const struct mmchal_plan_env *env,
 	return 0;
 }
 
+int mmchal_dma_fallback_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			 enum mmchal_plan_reason why, struct mmchal_plan_result *out)
+{
+	out->index = 0;
+	out->merge = MMCHAL_MERGE_NO_IOMMU;
+	return fallback(env, data, why, out);
+}
+
 int mmchal_dma_plan_fallback(const struct mmchal_plan_env *env, const struct mmchal_data *data,
 			     enum mmchal_plan_reason why, struct mmchal_plan_result *out)
 {
 	if (!env || !env->dma || !data || !out || (unsigned)why >= MMCHAL_PR_COUNT ||
 	    !dir_ok(data->dir) || !data->sg || data->sg_len == 0 || !line_ok(env->cache_line))
 		return MMCHAL_EINVAL;
-	out->index = 0;
-	out->merge = MMCHAL_MERGE_NO_IOMMU;
-	return fallback(env, data, why, out);
+	return mmchal_dma_fallback_(env, data, why, out);
 }
 
 /* Could the engine refuse some segment? (Exact answer from the summary.) */

@@ -26,4 +26,13 @@ enum mmchal_plan_reason mmchal_dma_obstacle_(const struct mmchal_plan_env *env,
 					     const struct mmchal_data *d, bool iommu,
 					     uint32_t *index);
 
+/*
+ * mmchal_dma_plan_fallback() without its argument checks, for the host core:
+ * @p env is the host's own (dma set, cache_line 0 or the port's power of two)
+ * and @p data passed mmchal_request_check() (direction known, a list of at
+ * least one entry), so every check of the public function passes.
+ */
+int mmchal_dma_fallback_(const struct mmchal_plan_env *env, const struct mmchal_data *data,
+			 enum mmchal_plan_reason why, struct mmchal_plan_result *out);
+
 #endif /* MMCHAL_CORE_DMA_PLAN_PRIV_H */

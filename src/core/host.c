@@ -102,6 +102,7 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		goto fail;
 	}
 #endif
+#if MMCHAL_WITH_IOMMU
 	if (h->dom && mmchal_iommu_domain_get_caps(h->dom, &h->caps.iommu) != 0) {
 		err = MMCHAL_EINVAL;
 		goto fail;
@@ -110,10 +111,28 @@ int mmchal_host_init(struct mmchal_host *host, const struct mmchal_host_cfg *cfg
 		err = MMCHAL_EINVAL;
 		goto fail;
 	}
+#else
+	/* The stand-in domain (iommu_off.c) refuses every domain and writes
+	   nothing: a host naming one is refused without asking it. */
+	if (h->dom) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+#endif
+#if MMCHAL_WITH_BOUNCE
 	if (mmchal_bounce_get_caps(h->bounce, &h->caps.bounce) != 0) {
 		err = MMCHAL_EINVAL;
 		goto fail;
 	}
+#else
+	/* The stand-in pool (bounce_off.c) answers "no pool", all zeros as the
+	   memset above left h->caps.bounce, for none and refuses a pool: the
+	   same without asking it. */
+	if (h->bounce) {
+		err = MMCHAL_EINVAL;
+		goto fail;
+	}
+#endif
 	err = derive(h, MMCHAL_CARD_UNKNOWN, &h->limits);
 	if (err != 0)
 		goto fail;
@@ -185,34 +204,25 @@ _Static_assert(MMCHAL_HOST_ERR_SLOTS == 1 - MMCHAL_EROFS,
 
 /* ------------------------------------------------------------------ host ops */
 
-static struct mmchal_host *live(void *ctx)
+/* The ops that run under the lock, in one dispatcher: each op is a tail call
+ * with its number and its argument, and the liveness check, the lock and the
+ * idle check exist once. The ops from OP_IDLE_ONLY_ on run only when no
+ * request is in flight (MMCHAL_EBUSY otherwise); the others in any state. */
+enum host_op_ {
+	OP_CARD_BUSY,
+	OP_GET_CD,
+	OP_GET_RO,
+	OP_GET_LIMITS, /* arg: struct mmchal_limits * */
+	OP_SDIO_IRQ,   /* arg: enable */
+	OP_IDLE_ONLY_,
+	OP_INIT_CARD = OP_IDLE_ONLY_, /* arg: enum mmchal_card_type */
+	OP_SET_IOS,                   /* arg: const struct mmchal_ios * */
+	OP_HW_RESET,
+	OP_TUNING, /* arg: opcode */
+};
+
+static int init_card(struct mmchal_host *h, enum mmchal_card_type type)
 {
-	struct mmchal_host *h = ctx;
-
-	return host_live_(h) ? h : NULL;
-}
-
-/* Run @p fn under the lock when no request is in flight (or always, @p idle_only false). */
-static int locked_call(struct mmchal_host *h, bool idle_only,
-		       int (*fn)(struct mmchal_host *, void *), void *arg)
-{
-	mmchal_irqflags_t f;
-	int ret;
-
-	if (!h)
-		return MMCHAL_EINVAL;
-	f = host_lock_(h);
-	if (idle_only && h->state != HS_IDLE)
-		ret = MMCHAL_EBUSY;
-	else
-		ret = fn(h, arg);
-	host_unlock_(h, f);
-	return ret;
-}
-
-static int do_init_card(struct mmchal_host *h, void *arg)
-{
-	enum mmchal_card_type type = *(const enum mmchal_card_type *)arg;
 	struct mmchal_limits lim;
 	int err = derive(h, type, &lim);
 
@@ -223,9 +233,61 @@ static int do_init_card(struct mmchal_host *h, void *arg)
 	return err;
 }
 
+static int host_call(void *ctx, enum host_op_ op, uintptr_t arg)
+{
+	struct mmchal_host *h = ctx;
+	const struct mmchal_backend_ops *o;
+	mmchal_irqflags_t f;
+	int ret;
+
+	if (!host_live_(h))
+		return MMCHAL_EINVAL;
+	o = h->be.ops;
+	f = host_lock_(h);
+	if (op >= OP_IDLE_ONLY_ && h->state != HS_IDLE) {
+		ret = MMCHAL_EBUSY;
+	} else {
+		switch (op) {
+		case OP_CARD_BUSY:
+			ret = mmchal_backend_card_busy(&h->be);
+			break;
+		case OP_GET_CD:
+			ret = mmchal_backend_get_cd(&h->be);
+			break;
+		case OP_GET_RO:
+			ret = mmchal_backend_get_ro(&h->be);
+			break;
+		case OP_GET_LIMITS:
+			*(struct mmchal_limits *)arg = h->limits;
+			ret = 0;
+			break;
+#if MMCHAL_WITH_SDIO
+		case OP_SDIO_IRQ:
+			ret = o->enable_sdio_irq ? o->enable_sdio_irq(h->be.ctx, arg != 0)
+						 : MMCHAL_ENOTSUP;
+			break;
+#endif
+		case OP_INIT_CARD:
+			ret = init_card(h, (enum mmchal_card_type)arg);
+			break;
+		case OP_SET_IOS:
+			ret = o->set_ios(h->be.ctx, (const struct mmchal_ios *)arg);
+			break;
+		case OP_HW_RESET:
+			ret = mmchal_backend_hw_reset(&h->be);
+			break;
+		default: /* OP_TUNING */
+			ret = mmchal_backend_execute_tuning(&h->be, (uint32_t)arg);
+			break;
+		}
+	}
+	host_unlock_(h, f);
+	return ret;
+}
+
 static int op_init_card(void *ctx, enum mmchal_card_type type)
 {
-	return locked_call(live(ctx), true, do_init_card, &type);
+	return host_call(ctx, OP_INIT_CARD, (uintptr_t)type);
 }
 
 static int op_request(void *ctx, struct mmchal_request *req)
@@ -233,20 +295,9 @@ static int op_request(void *ctx, struct mmchal_request *req)
 	return mmchal_host_request(ctx, req);
 }
 
-static int do_card_busy(struct mmchal_host *h, void *arg)
-{
-	(void)arg;
-	return mmchal_backend_card_busy(&h->be);
-}
-
 static int op_card_busy(void *ctx)
 {
-	return locked_call(live(ctx), false, do_card_busy, NULL);
-}
-
-static int do_set_ios(struct mmchal_host *h, void *arg)
-{
-	return h->be.ops->set_ios(h->be.ctx, arg);
+	return host_call(ctx, OP_CARD_BUSY, 0);
 }
 
 /* Every field of @p ios inside its enum (types.h); the backend never sees another value. */
@@ -263,46 +314,22 @@ static int op_set_ios(void *ctx, const struct mmchal_ios *ios)
 {
 	if (!ios || !ios_ok(ios))
 		return MMCHAL_EINVAL;
-	/* The callee takes a const pointer; the cast only passes it through. */
-	return locked_call(live(ctx), true, do_set_ios, (void *)(uintptr_t)ios);
-}
-
-static int do_get_cd(struct mmchal_host *h, void *arg)
-{
-	(void)arg;
-	return mmchal_backend_get_cd(&h->be);
+	return host_call(ctx, OP_SET_IOS, (uintptr_t)ios);
 }
 
 static int op_get_cd(void *ctx)
 {
-	return locked_call(live(ctx), false, do_get_cd, NULL);
-}
-
-static int do_get_ro(struct mmchal_host *h, void *arg)
-{
-	(void)arg;
-	return mmchal_backend_get_ro(&h->be);
+	return host_call(ctx, OP_GET_CD, 0);
 }
 
 static int op_get_ro(void *ctx)
 {
-	return locked_call(live(ctx), false, do_get_ro, NULL);
-}
-
-static int do_hw_reset(struct mmchal_host *h, void *arg)
-{
-	(void)arg;
-	return mmchal_backend_hw_reset(&h->be);
+	return host_call(ctx, OP_GET_RO, 0);
 }
 
 static int op_hw_reset(void *ctx)
 {
-	return locked_call(live(ctx), true, do_hw_reset, NULL);
-}
-
-static int do_tuning(struct mmchal_host *h, void *arg)
-{
-	return mmchal_backend_execute_tuning(&h->be, *(const uint32_t *)arg);
+	return host_call(ctx, OP_HW_RESET, 0);
 }
 
 static int op_execute_tuning(void *ctx, uint32_t opcode)
@@ -310,21 +337,13 @@ static int op_execute_tuning(void *ctx, uint32_t opcode)
 	/* the tuning blocks: SD CMD19, eMMC CMD21 (PROTOCOL.md) */
 	if (opcode != 19u && opcode != 21u)
 		return MMCHAL_EINVAL;
-	return locked_call(live(ctx), true, do_tuning, &opcode);
+	return host_call(ctx, OP_TUNING, opcode);
 }
 
 #if MMCHAL_WITH_SDIO
-static int do_sdio_irq(struct mmchal_host *h, void *arg)
-{
-	bool enable = *(const bool *)arg;
-
-	return h->be.ops->enable_sdio_irq ? h->be.ops->enable_sdio_irq(h->be.ctx, enable)
-					  : MMCHAL_ENOTSUP;
-}
-
 static int op_enable_sdio_irq(void *ctx, bool enable)
 {
-	return locked_call(live(ctx), false, do_sdio_irq, &enable);
+	return host_call(ctx, OP_SDIO_IRQ, enable);
 }
 #else
 /* No SDIO interrupt path in this build (config.h): the backend's is never
@@ -332,7 +351,7 @@ static int op_enable_sdio_irq(void *ctx, bool enable)
 static int op_enable_sdio_irq(void *ctx, bool enable)
 {
 	(void)enable;
-	return live(ctx) ? MMCHAL_ENOTSUP : MMCHAL_EINVAL;
+	return host_live_(ctx) ? MMCHAL_ENOTSUP : MMCHAL_EINVAL;
 }
 #endif
 
@@ -343,17 +362,11 @@ static int op_request_sync(void *ctx, struct mmchal_request *req, uint32_t timeo
 
 static int op_get_caps(void *ctx, struct mmchal_host_caps *caps)
 {
-	struct mmchal_host *h = live(ctx);
+	struct mmchal_host *h = ctx;
 
-	if (!h || !caps)
+	if (!host_live_(h) || !caps)
 		return MMCHAL_EINVAL;
 	*caps = h->caps.host;
-	return 0;
-}
-
-static int do_get_limits(struct mmchal_host *h, void *arg)
-{
-	*(struct mmchal_limits *)arg = h->limits;
 	return 0;
 }
 
@@ -361,7 +374,7 @@ static int op_get_limits(void *ctx, struct mmchal_limits *limits)
 {
 	if (!limits)
 		return MMCHAL_EINVAL;
-	return locked_call(live(ctx), false, do_get_limits, limits);
+	return host_call(ctx, OP_GET_LIMITS, (uintptr_t)limits);
 }
 
 const struct mmchal_host_ops mmchal_host_core_ops = {

@@ -114,6 +114,13 @@ static bool running(uint32_t s)
 	return s >= HS_SBC && s <= HS_BUSY;
 }
 
+#if defined(__OPTIMIZE_SIZE__)
+bool mmchal_host_live_(const struct mmchal_host *h)
+{
+	return h && h->magic == HOST_MAGIC;
+}
+#endif
+
 /* ------------------------------------------------------------ transitions */
 
 static CORE_INLINE_ bool to_done(struct mmchal_host *h)
@@ -572,7 +579,8 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 
 	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (!MMCHAL_FAST_PATH) {
-		h->flags |= HF_FULL_PLAN;
+		if (MMCHAL_WITH_STATS) /* only count_slow_start() reads the mark */
+			h->flags |= HF_FULL_PLAN;
 		return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 	}
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
@@ -632,7 +640,8 @@ static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_dat
 						   .iommu = true};
 		return 0;
 	}
-	h->flags |= HF_FULL_PLAN;
+	if (MMCHAL_WITH_STATS)
+		h->flags |= HF_FULL_PLAN;
 	return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 }
 
@@ -757,7 +766,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 			return err;
 		if (!ok) {
 			h->flags |= HF_FALLBACK;
-			err = mmchal_dma_plan_fallback(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
+			err = mmchal_dma_fallback_(&h->penv, d, MMCHAL_PR_MAPPED_BAD, &h->plan);
 			if (err != 0)
 				return err;
 		}
@@ -765,6 +774,12 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 		const struct mmchal_sg *s = d->sg, *end = d->sg + d->sg_len;
 		struct mmchal_dma_seg *o = h->segs;
 
+#if defined(__OPTIMIZE_SIZE__)
+		for (; s != end; s++, o++) {
+			o->addr = s->phys;
+			o->len = s->len;
+		}
+#else
 		/* two entries a round: half the loop overhead per segment */
 		if (d->sg_len & 1u) {
 			o->addr = s->phys;
@@ -778,6 +793,7 @@ static CORE_INLINE_ int map_data(struct mmchal_host *h, const struct mmchal_data
 			o[1].addr = s[1].phys;
 			o[1].len = s[1].len;
 		}
+#endif
 		h->nsegs = d->sg_len;
 	}
 	if (MMCHAL_WITH_BOUNCE && h->plan.plan == MMCHAL_PLAN_BOUNCED) {
@@ -892,7 +908,7 @@ static bool restart_pio(struct mmchal_host *h)
 
 	h->flags = (h->flags & ~(HF_RETRY | HF_ERR)) | HF_RETRIED;
 	HSTAT_ADD_(h, pio_retries, 1);
-	(void)mmchal_dma_plan_fallback(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
+	(void)mmchal_dma_fallback_(&h->penv, r->data, MMCHAL_PR_RETRY, &h->plan);
 	count_plan(h);
 	h->nsegs = 0;
 	if (r->sbc)
@@ -1159,7 +1175,8 @@ static CORE_NOINLINE_ bool exact_ok(struct mmchal_host *h, const struct mmchal_r
 {
 	struct mmchal_req_check_info why;
 
-	h->flags |= HF_FULL_CHECK;
+	if (MMCHAL_WITH_STATS) /* only count_slow_start() reads the mark */
+		h->flags |= HF_FULL_CHECK;
 	if (mmchal_request_check(req, &h->limits, &why) != 0)
 		return false;
 	*sum = why.sum;
