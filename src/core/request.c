@@ -573,16 +573,18 @@ static CORE_INLINE_ bool merged_fits(const struct mmchal_host_plan_fast *f,
 static CORE_INLINE_ int plan_data(struct mmchal_host *h, const struct mmchal_data *d,
 				  const struct mmchal_sg_summary *sum)
 {
-	const struct mmchal_host_plan_fast *f = &h->pfast[d->dir];
+	const struct mmchal_host_plan_fast *f;
 	struct mmchal_plan_result *out = &h->plan;
-	uint64_t total = (uint64_t)d->blksz * d->blocks;
+	uint64_t total;
 
-	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (!MMCHAL_FAST_PATH) {
 		if (MMCHAL_WITH_STATS) /* only count_slow_start() reads the mark */
 			h->flags |= HF_FULL_PLAN;
 		return mmchal_dma_plan_checked_(&h->penv, d, sum, out);
 	}
+	f = &h->pfast[d->dir];
+	total = (uint64_t)d->blksz * d->blocks;
+	/* a valid summary has no start in the top 4 GiB: the sum cannot wrap */
 	if (f->mode == 2 && d->sg_len <= f->segs && (sum->phys_or & f->start_mask) == 0 &&
 	    (sum->last_and & f->gran1) == f->gran1 && sum->len1_or < f->seg_max &&
 	    sum->phys_or + sum->len1_or <= f->last_max && (sum->cross_or & f->bnd_not) == 0 &&
@@ -703,10 +705,21 @@ static CORE_NOINLINE_ bool full_map_check(struct mmchal_host *h, const struct mm
 	return mmchal_dma_check_mapped(dir_caps(h, d), h->segs, h->nsegs, merged, NULL);
 }
 
+/* The fast path's proof that the mapped list suits the engine (false: not
+ * proved here, the full check decides). */
+static CORE_INLINE_ bool fast_mapped(const struct mmchal_host *h, const struct mmchal_data *d,
+				     bool merged)
+{
+	const struct mmchal_host_plan_fast *f = &h->pfast[d->dir];
+
+	return (f->dev_any && (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
+				      : h->nsegs <= f->dev_segs)) ||
+	       mapped_ok(f, h->segs, h->nsegs);
+}
+
 static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *ok)
 {
 	bool merged = h->plan.plan == MMCHAL_PLAN_IOMMU_MERGED;
-	const struct mmchal_host_plan_fast *f;
 	int err;
 
 	if (merged)
@@ -721,11 +734,7 @@ static int map_iommu(struct mmchal_host *h, const struct mmchal_data *d, bool *o
 	 * reach, what is left to test is count and lengths: the planner proved
 	 * them for unmerged segments (one per entry, as long as the entry); a
 	 * merged one is as long as the transfer. */
-	f = &h->pfast[d->dir];
-	*ok = (MMCHAL_FAST_PATH && f->dev_any &&
-	       (merged ? f->dev_segs != 0 && h->segs[0].len - 1u < f->seg_max
-		       : h->nsegs <= f->dev_segs)) ||
-	      (MMCHAL_FAST_PATH && mapped_ok(f, h->segs, h->nsegs)) || full_map_check(h, d, merged);
+	*ok = (MMCHAL_FAST_PATH && fast_mapped(h, d, merged)) || full_map_check(h, d, merged);
 	if (!*ok)
 		(void)mmchal_iommu_unmap(h->dom, &h->map);
 	return 0;
