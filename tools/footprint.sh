@@ -5,7 +5,7 @@
 # start-up. What the library adds is read from the link map: the input
 # sections of libmmchal.a members that survived garbage collection.
 #
-#   tools/footprint.sh [--check|--check-state] [--hold NAME]... [--write-doc] [--build DIR]
+#   tools/footprint.sh [--check|--check-state] [--hold NAME]... [--ceilings FILE] [--write-doc] [--build DIR]
 #
 # Prints one line per configuration,
 #   footprint config=NAME text=N rodata=N data=N bss=N
@@ -17,6 +17,9 @@
 #   --check-state  exit 1 only for .data or .bss (budgets are printed, not enforced)
 #   --hold NAME  also exit 1 when configuration NAME is over its budget (a budget
 #                that is met stays met); may be given more than once
+#   --ceilings FILE  also exit 1 when a configuration is larger than its line
+#                "NAME BYTES" in FILE (text + rodata; # starts a comment): a
+#                configuration over its budget may not grow unnoticed
 #   --write-doc  replace the table between the markers in docs/footprint.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +28,7 @@ check=0
 write_doc=0
 build=build/footprint
 hold=()
+ceilings=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--check) check=1 ;;
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
 	--write-doc) write_doc=1 ;;
 	--build) build=$2; shift ;;
 	--hold) hold+=("$2"); shift ;;
-	*) echo "usage: $0 [--check|--check-state] [--hold NAME]... [--write-doc] [--build DIR]" >&2; exit 2 ;;
+	--ceilings) ceilings=$2; shift ;;
+	*) echo "usage: $0 [--check|--check-state] [--hold NAME]... [--ceilings FILE] [--write-doc] [--build DIR]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -75,6 +80,11 @@ component_of() {
 	*) echo "other (${1%.c.obj}.c)" ;;
 	esac
 }
+
+if [ -n "$ceilings" ] && [ ! -r "$ceilings" ]; then
+	echo "footprint: cannot read $ceilings" >&2
+	exit 2
+fi
 
 mkdir -p "$build"
 results=()
@@ -236,4 +246,25 @@ fi
 if [ "$fail_hold" = 1 ]; then
 	echo "footprint: a held budget is exceeded (--hold ${hold[*]})"
 	exit 1
+fi
+if [ -n "$ceilings" ]; then
+	fail_ceiling=0
+	for name in "${results[@]}"; do
+		read -r _ _ tot _ _ < <(grep '^STATUS ' "$build/$name.line")
+		ceil=$(awk -v n="$name" '{ sub(/#.*/, "") } $1 == n { print $2 }' "$ceilings")
+		if [ -z "$ceil" ]; then
+			echo "footprint: $name has no line in $ceilings"
+			fail_ceiling=1
+		elif [ "$tot" -gt "$ceil" ]; then
+			echo "footprint: $name grew: text+rodata $tot, ceiling $ceil (+$((tot - ceil)))"
+			fail_ceiling=1
+		elif [ "$tot" -lt "$ceil" ]; then
+			echo "footprint: $name: $tot, $((ceil - tot)) below its ceiling $ceil (lower it in $ceilings)"
+		fi
+	done
+	if [ "$fail_ceiling" = 1 ]; then
+		echo "footprint: a configuration is over its ceiling ($ceilings)"
+		exit 1
+	fi
+	echo "footprint: every configuration within its ceiling ($ceilings)"
 fi
