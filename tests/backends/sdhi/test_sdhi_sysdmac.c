@@ -291,6 +291,11 @@ static void test_submit_fails(void **state)
 	assert_int_equal(mmchal_sdhi_get_stats(&f.sdhi, &st), 0);
 	assert_int_equal(st.pio_fallbacks, 1);
 	assert_int_equal(st.dma_errors, 1);
+	/* the refused request is the caller's again: an abort now finds no
+	   transfer and writes nothing into it */
+	r.d.bytes_xfered = 77;
+	assert_int_equal(f.be.ops->abort(f.be.ctx), 0);
+	assert_int_equal(r.d.bytes_xfered, 77);
 	/* a bounced write still falls back to PIO; a direct read too */
 	wraps[0].submit_ret = MMCHAL_EIO;
 	req_prep(&f, &r, true, 512, 1);
