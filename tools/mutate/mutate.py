@@ -38,6 +38,7 @@ given with --files) the tests of tests/sim (^test_sim_); --tests overrides.
 """
 
 import argparse
+import collections
 import filecmp
 import os
 import random
@@ -75,7 +76,7 @@ DECL_START = re.compile(r"^\s*(const\s+|static\s+|struct\s+\w+\s+\**\w|enum\s+\w
 
 
 class Mutant:
-    def __init__(self, path, lineno, col, op, old, new, line_text):
+    def __init__(self, path, lineno, col, op, old, new, line_text, func=None):
         self.path = path          # relative to ROOT
         self.lineno = lineno      # 1-based
         self.col = col            # 0-based column in the raw line
@@ -83,15 +84,27 @@ class Mutant:
         self.old = old
         self.new = new
         self.line_text = line_text
+        self.func = func          # the function the line is in, None at file scope
+        self.shared = False       # another mutant of the file has the same key()
         self.status = None
+
+    def _what(self):
+        stripped = self.line_text.strip()
+        lead = len(self.line_text) - len(self.line_text.lstrip())
+        return "`%s` [%s col %d: %s -> %s]" % (
+            stripped, self.op, self.col - lead, self.old.strip() or "(stmt)",
+            self.new.strip() or "(deleted)")
 
     def key(self):
         """Stable identity: file, the stripped original line, where in it and what."""
-        stripped = self.line_text.strip()
-        lead = len(self.line_text) - len(self.line_text.lstrip())
-        return "%s: `%s` [%s col %d: %s -> %s]" % (
-            self.path, stripped, self.op, self.col - lead, self.old.strip() or "(stmt)",
-            self.new.strip() or "(deleted)")
+        return "%s: %s" % (self.path, self._what())
+
+    def fkey(self):
+        """The key narrowed to the enclosing function, for a line whose text
+        occurs more than once in the file ('return false;'); None at file scope."""
+        if self.func is None:
+            return None
+        return "%s: in %s(): %s" % (self.path, self.func, self._what())
 
     def apply(self, lines):
         out = list(lines)
@@ -151,6 +164,35 @@ def code_mask(text):
     return mask
 
 
+FUNC_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+
+
+def functions_of(lines, mask_lines):
+    """For each line (0-based): the name of the function whose body holds it,
+    else None. Kernel style: a body opens with '{' alone in column 0 and
+    closes with '}' in column 0; the name is the identifier before the
+    first '(' of the definition, which starts in column 0 above the '{'."""
+    out = [None] * len(lines)
+    cur = None
+    for i, line in enumerate(lines):
+        if line.rstrip() == "{" and mask_lines[i]:
+            cur = None
+            for j in range(i - 1, max(-1, i - 8), -1):
+                head = lines[j]
+                if head[:1].isspace() or not head.strip():
+                    continue
+                m = FUNC_NAME.search(head)
+                if m and not head.lstrip().startswith(("#", "/*", "*")):
+                    cur = m.group(1)
+                break
+            continue
+        if line.startswith("}") and mask_lines[i]:
+            cur = None
+            continue
+        out[i] = cur
+    return out
+
+
 def matching_paren(s, open_idx):
     depth = 0
     for i in range(open_idx, len(s)):
@@ -169,12 +211,16 @@ def generate(path):
         text = f.read()
     mask = code_mask(text)
     lines = text.split("\n")
-    muts = []
+    line_masks = []
     off = 0
+    for line in lines:
+        line_masks.append(mask[off:off + len(line)])
+        off += len(line) + 1
+    funcs = functions_of(lines, [any(m) for m in line_masks])
+    muts = []
     for idx, line in enumerate(lines):
         lineno = idx + 1
-        lmask = mask[off:off + len(line)]
-        off += len(line) + 1
+        lmask = line_masks[idx]
         if not any(lmask):
             continue
         code = "".join(ch if m else " " for ch, m in zip(line, lmask))
@@ -247,6 +293,7 @@ def generate(path):
         if res in seen:
             continue
         seen.add(res)
+        m.func = funcs[m.lineno - 1]
         uniq.append(m)
     return uniq
 
@@ -591,6 +638,11 @@ def main():
     muts = []
     for f in files:
         muts.extend(generate(f))
+    # before any filter: a key that several places of a file share is printed
+    # with its function, so that an equivalent entry excuses only that place
+    shared = collections.Counter(m.key() for m in muts)
+    for m in muts:
+        m.shared = shared[m.key()] > 1
     if args.ops:
         keep = set(args.ops.split(","))
         muts = [m for m in muts if m.op in keep]
@@ -599,9 +651,10 @@ def main():
         muts = [m for m in muts if rx.search(m.key())]
     eq_used = set()
     for m in muts:
-        if m.key() in equiv:
-            m.status = "equivalent"
-            eq_used.add(m.key())
+        for k in (m.key(), m.fkey()):
+            if k is not None and k in equiv:
+                m.status = "equivalent"
+                eq_used.add(k)
     if args.sample is not None and args.sample < len(muts):
         rng = random.Random(args.seed)
         muts = rng.sample(muts, args.sample)
@@ -741,9 +794,10 @@ def report(files, muts, equiv, eq_used, args):
         print("\nsurvivors (to kill with a test, or to list in %s with ' -- <reason>'):"
               % os.path.relpath(args.equivalent, ROOT))
         for m in surv:
-            print("  line %d: %s" % (m.lineno, m.key()))
+            k = m.fkey() if m.shared and m.fkey() else m.key()
+            print("  line %d: %s" % (m.lineno, k))
     if args.sample is None and args.match is None and args.ops is None:
-        live = {m.key() for m in muts}
+        live = {m.key() for m in muts} | {m.fkey() for m in muts if m.fkey()}
         stale = [k for k in equiv if k not in live and
                  any(k.startswith(f + ":") for f in files)]
         for k in stale:
