@@ -76,7 +76,7 @@ DECL_START = re.compile(r"^\s*(const\s+|static\s+|struct\s+\w+\s+\**\w|enum\s+\w
 
 
 class Mutant:
-    def __init__(self, path, lineno, col, op, old, new, line_text, func=None):
+    def __init__(self, path, lineno, col, op, old, new, line_text):
         self.path = path          # relative to ROOT
         self.lineno = lineno      # 1-based
         self.col = col            # 0-based column in the raw line
@@ -84,7 +84,7 @@ class Mutant:
         self.old = old
         self.new = new
         self.line_text = line_text
-        self.func = func          # the function the line is in, None at file scope
+        self.func = None          # the function the line is in (generate()), None at file scope
         self.shared = False       # another mutant of the file has the same key()
         self.status = None
 
